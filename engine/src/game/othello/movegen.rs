@@ -1,0 +1,83 @@
+//! Bitboard move generation and flipping, shared by every board geometry.
+//!
+//! Squares off the board never hold a disc and are never empty-and-legal, so a line of
+//! flips can only run over real squares; the per-direction masks stop wrapping around
+//! the 8x8 edges. That makes one implementation serve every geometry.
+
+use super::geometry::Shift;
+
+const DIRECTIONS: [Shift; 8] = [
+    Shift::LINES[0].0,
+    Shift::LINES[0].1,
+    Shift::LINES[1].0,
+    Shift::LINES[1].1,
+    Shift::LINES[2].0,
+    Shift::LINES[2].1,
+    Shift::LINES[3].0,
+    Shift::LINES[3].1,
+];
+
+/// The squares of `empty` where the player owning `me` may move.
+#[inline]
+#[must_use]
+pub fn legal_moves(me: u64, opp: u64, empty: u64) -> u64 {
+    let mut moves = 0;
+    for dir in DIRECTIONS {
+        // Runs of up to six opponent discs starting next to one of ours.
+        let mut run = dir.apply(me) & opp;
+        for _ in 0..5 {
+            run |= dir.apply(run) & opp;
+        }
+        moves |= dir.apply(run);
+    }
+    moves & empty
+}
+
+/// The opponent discs flipped when the player owning `me` plays on `square`.
+#[inline]
+#[must_use]
+pub fn flips(square: u32, me: u64, opp: u64) -> u64 {
+    let placed = 1u64 << square;
+    let mut flipped = 0;
+    for dir in DIRECTIONS {
+        // The run of opponent discs next to `placed`, flipped if one of ours closes it.
+        let mut run = dir.apply(placed) & opp;
+        for _ in 0..5 {
+            run |= dir.apply(run) & opp;
+        }
+        let closed = dir.apply(run) & me != 0;
+        flipped |= run & 0u64.wrapping_sub(u64::from(closed));
+    }
+    flipped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// d4 = O, e4 = X, d5 = X, e5 = O (the standard start).
+    const BLACK: u64 = 1 << 28 | 1 << 35;
+    const WHITE: u64 = 1 << 27 | 1 << 36;
+
+    #[test]
+    fn start_moves() {
+        let moves = legal_moves(BLACK, WHITE, !(BLACK | WHITE));
+        // d3, c4, f5, e6
+        assert_eq!(moves, 1 << 19 | 1 << 26 | 1 << 37 | 1 << 44);
+    }
+
+    #[test]
+    fn flips_one_line() {
+        assert_eq!(flips(19, BLACK, WHITE), 1 << 27);
+        assert_eq!(flips(0, BLACK, WHITE), 0);
+    }
+
+    #[test]
+    fn no_wrap_across_edges() {
+        // X on h1, O on a2: playing b2 must not "flip" across the wrap from h1 to a2.
+        let me = 1 << 7;
+        let opp = 1 << 8;
+        assert_eq!(flips(9, me, opp), 0);
+        assert_eq!(legal_moves(me, opp, !(me | opp)) & (1 << 9), 0);
+    }
+}

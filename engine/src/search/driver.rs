@@ -1,0 +1,190 @@
+//! Iterative deepening: which depths to search, with which window, and the hand-over of
+//! each iteration's score to the next MTD(f) search as its first guess.
+
+use super::limits::Clock;
+use super::node::Searcher;
+use super::{
+    Algorithm, Bound, DEPTH_TO_END, Goal, Iteration, Limits, Proof, Report, Score, SearchParams,
+    SearchResult, Searchable, TranspositionTable,
+};
+
+/// Heuristic iterations stop this many plies short of the end before an exact or
+/// win/loss/draw solve of a game that counts its empty squares.
+const SOLVE_GAP: u32 = 8;
+
+/// The iterations to run: depths with the window of each.
+struct Plan {
+    goal: Goal,
+    depths: Vec<i32>,
+}
+
+impl Plan {
+    fn new<G: Searchable>(position: &G, params: &SearchParams, limits: &Limits) -> Plan {
+        let t = &params.thresholds;
+        let empties = position.empties();
+        let goal = match (limits.goal, empties) {
+            (Goal::Heuristic, Some(e)) if limits.depth.is_none() && !limits.infinite => {
+                if e <= t.exact_empties {
+                    Goal::Exact
+                } else if e <= t.wld_empties {
+                    Goal::WinLossDraw
+                } else {
+                    Goal::Heuristic
+                }
+            }
+            (goal, _) => goal,
+        };
+        let open_ended = limits.infinite || limits.movetime.is_some() || limits.nodes.is_some();
+        let last = match goal {
+            Goal::Heuristic => match limits.depth {
+                Some(d) => (d as i32).clamp(1, DEPTH_TO_END),
+                None if open_ended => DEPTH_TO_END,
+                None => t.mid_depth as i32,
+            },
+            Goal::Exact | Goal::WinLossDraw => DEPTH_TO_END,
+        };
+        let depths = if !params.iterative {
+            vec![last]
+        } else if goal != Goal::Heuristic
+            && let Some(e) = empties
+        {
+            // Shallow heuristic iterations for move ordering and a first guess, then the solve.
+            let shallow = e.saturating_sub(SOLVE_GAP).min(t.mid_depth) as i32;
+            (1..=shallow).chain([last]).collect()
+        } else {
+            (1..=last).collect()
+        };
+        Plan { goal, depths }
+    }
+
+    /// The window of an iteration: outside it, values count only as "at most" / "at least".
+    fn window<G: Searchable>(&self, position: &G, depth: i32) -> (i32, i32) {
+        let max = position.max_score();
+        match self.goal {
+            Goal::WinLossDraw if depth == DEPTH_TO_END || position.empties().is_none() => (-1, 1),
+            _ => (-max, max),
+        }
+    }
+}
+
+/// Searches `position` within `limits`, reporting every MTD(f) pass and every completed
+/// iteration to `report`. Always returns a move unless the game is over.
+pub fn search<G: Searchable>(
+    position: &G,
+    tt: &mut TranspositionTable,
+    params: &SearchParams,
+    limits: &Limits,
+    report: &mut dyn FnMut(Report<'_, G::Move>),
+) -> SearchResult<G::Move> {
+    let clock = Clock::new(limits);
+    tt.new_search();
+    let root_entry = tt.probe(position.hash_key());
+    let mut s: Searcher<'_, G> = Searcher::new(tt, *params, clock);
+    let mut moves = s.ordered_moves(
+        position,
+        DEPTH_TO_END,
+        root_entry.and_then(|e| e.best_move()),
+    );
+    if moves.is_empty() {
+        return SearchResult {
+            best_move: None,
+            score: Score {
+                value: position.final_score(),
+                bound: Bound::Exact,
+                proof: Proof::Exact,
+            },
+            pv: Vec::new(),
+            iterations: Vec::new(),
+            stats: s.stats,
+            time: s.clock.elapsed(),
+            stopped: false,
+        };
+    }
+    let plan = Plan::new(position, params, limits);
+    let mut guess = params.first_guess.unwrap_or_else(|| match root_entry {
+        Some(e) if e.lower() == e.upper() => e.lower(),
+        _ => position.evaluate(),
+    });
+    let mut iterations: Vec<Iteration<G::Move>> = Vec::new();
+    for &depth in &plan.depths {
+        let before = s.stats.clone();
+        let (floor, ceiling) = plan.window(position, depth);
+        let outcome = if params.algorithm == Algorithm::Mtdf {
+            let mut on_pass = |pass, time| report(Report::Pass { depth, pass, time });
+            s.mtdf(
+                position,
+                &mut moves,
+                depth,
+                guess,
+                (floor, ceiling),
+                &mut on_pass,
+            )
+        } else {
+            s.root(position, &mut moves, depth, floor, ceiling)
+        };
+        if s.stopped {
+            break;
+        }
+        let proven = s.stats.heuristic_leaves == before.heuristic_leaves;
+        let wld = proven && (floor, ceiling) == (-1, 1);
+        let value = outcome.value;
+        let bound = if value >= ceiling && ceiling < position.max_score() {
+            Bound::Lower
+        } else if value <= floor && floor > -position.max_score() {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        let pv = if !params.principal_variation {
+            vec![outcome.best_move]
+        } else if bound == Bound::Exact {
+            s.principal_variation(position, outcome.best_move, value, depth)
+        } else {
+            s.table_line(position, outcome.best_move, depth)
+        };
+        let iteration = Iteration {
+            depth,
+            score: Score {
+                value,
+                bound,
+                proof: match (proven, wld) {
+                    (false, _) => Proof::Heuristic,
+                    (true, true) => Proof::WinLossDraw,
+                    (true, false) => Proof::Exact,
+                },
+            },
+            best_move: outcome.best_move,
+            pv,
+            stats: s.stats.since(&before),
+            time: s.clock.elapsed(),
+        };
+        report(Report::Iteration(&iteration));
+        iterations.push(iteration);
+        guess = value;
+        if proven {
+            break;
+        }
+    }
+    let time = s.clock.elapsed();
+    let (best_move, score, pv) = match iterations.last() {
+        Some(it) => (it.best_move, it.score, it.pv.clone()),
+        None => (
+            moves[0],
+            Score {
+                value: guess,
+                bound: Bound::Exact,
+                proof: Proof::Heuristic,
+            },
+            vec![moves[0]],
+        ),
+    };
+    SearchResult {
+        best_move: Some(best_move),
+        score,
+        pv,
+        iterations,
+        stats: s.stats,
+        time,
+        stopped: s.stopped,
+    }
+}

@@ -1,0 +1,81 @@
+//! What bounds a search: depth, nodes, time, and a stop flag shared with other threads.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// How far to search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Goal {
+    /// Iterative deepening with the evaluation, up to the depth limit (or the game's
+    /// configured mid-game depth, or the end of the game when a solver threshold applies).
+    #[default]
+    Heuristic,
+    /// The exact final score.
+    Exact,
+    /// Only whether the side to move wins, loses or draws.
+    WinLossDraw,
+}
+
+/// Limits of one search. Unset limits do not apply.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// What the search is for.
+    pub goal: Goal,
+    /// Deepest iteration, in plies.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes (checked every [`CHECK_INTERVAL`] nodes).
+    pub nodes: Option<u64>,
+    /// Stop after about this long.
+    pub movetime: Option<Duration>,
+    /// Search until stopped (no depth limit of the game's own).
+    pub infinite: bool,
+    /// Set from outside to stop the search.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// Nodes between two checks of the clock and the stop flag.
+pub const CHECK_INTERVAL: u64 = 1024;
+
+/// Decides when a running search must stop.
+#[derive(Debug)]
+pub(crate) struct Clock {
+    started: Instant,
+    deadline: Option<Instant>,
+    max_nodes: Option<u64>,
+    stop: Option<Arc<AtomicBool>>,
+    next_check: u64,
+}
+
+impl Clock {
+    pub(crate) fn new(limits: &Limits) -> Clock {
+        let started = Instant::now();
+        Clock {
+            started,
+            deadline: limits.movetime.map(|t| started + t),
+            max_nodes: limits.nodes,
+            stop: limits.stop.clone(),
+            next_check: CHECK_INTERVAL,
+        }
+    }
+
+    /// Time since the search started.
+    pub(crate) fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// True when the search must stop; cheap except every [`CHECK_INTERVAL`] nodes.
+    #[inline]
+    pub(crate) fn must_stop(&mut self, nodes: u64) -> bool {
+        if nodes < self.next_check {
+            return false;
+        }
+        self.next_check = nodes + CHECK_INTERVAL;
+        self.max_nodes.is_some_and(|max| nodes >= max)
+            || self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}

@@ -1,0 +1,274 @@
+//! The searches, generic over [`Game`]: negamax, alpha-beta (fail-hard), nega-alpha
+//! (fail-soft), NegaScout and MTD(f), each with or without the transposition table,
+//! driven by iterative deepening that feeds each iteration's score to MTD(f) as the next
+//! first guess.
+//!
+//! Every search returns the same value as plain negamax at the same depth: heuristic table
+//! entries are only reused at exactly their own depth, proven ones at any greater depth.
+
+mod driver;
+mod kalah;
+mod limits;
+mod node;
+mod othello;
+pub mod othello_endgame;
+mod root;
+mod stats;
+pub mod tt;
+
+pub use driver::search;
+pub use limits::{CHECK_INTERVAL, Goal, Limits};
+pub use stats::{MtdfPass, SearchStats};
+pub use tt::TranspositionTable;
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use thiserror::Error;
+
+use crate::game::{Game, MoveList};
+
+/// Larger than any score.
+pub const INFINITY: i32 = 10_000;
+
+/// The depth that means "to the end of the game" (above any game's length in plies that
+/// consume depth, and below the table's 255).
+pub const DEPTH_TO_END: i32 = 200;
+
+/// The search algorithms, selectable by name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// Plain negamax: no pruning.
+    Negamax,
+    /// Alpha-beta, fail-hard: results are clamped to the window.
+    AlphaBeta,
+    /// Nega-alpha, fail-soft (seeds/002): the best value is returned even outside the window.
+    NegaAlpha,
+    /// NegaScout: null-window probe of every move after the first, re-searched when it fails high.
+    NegaScout,
+    /// MTD(f): null-window passes converging on the value from a first guess (seeds/000, /001).
+    #[default]
+    Mtdf,
+}
+
+impl Algorithm {
+    /// Every algorithm, in the order of the seeds' tables.
+    pub const ALL: [Algorithm; 5] = [
+        Algorithm::Negamax,
+        Algorithm::AlphaBeta,
+        Algorithm::NegaAlpha,
+        Algorithm::NegaScout,
+        Algorithm::Mtdf,
+    ];
+
+    /// The protocol name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Negamax => "negamax",
+            Algorithm::AlphaBeta => "alphabeta",
+            Algorithm::NegaAlpha => "negaalpha",
+            Algorithm::NegaScout => "negascout",
+            Algorithm::Mtdf => "mtdf",
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown algorithm name.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown algorithm '{0}' (expected negamax, alphabeta, negaalpha, negascout or mtdf)")]
+pub struct UnknownAlgorithm(pub String);
+
+impl FromStr for Algorithm {
+    type Err = UnknownAlgorithm;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownAlgorithm(s.to_string()))
+    }
+}
+
+/// When to switch from heuristic search to solving (by empty squares, for games that
+/// count them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Thresholds {
+    /// Deepest heuristic iteration when no depth or time is given.
+    pub mid_depth: u32,
+    /// Prove win/loss/draw at or below this many empties.
+    pub wld_empties: u32,
+    /// Solve exactly at or below this many empties.
+    pub exact_empties: u32,
+    /// Hand over to the game's specialised solver at or below this many empties (0: never).
+    pub small_solver_empties: u32,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds {
+            mid_depth: 10,
+            wld_empties: 20,
+            exact_empties: 18,
+            small_solver_empties: 6,
+        }
+    }
+}
+
+/// How to search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Use the transposition table.
+    pub use_tt: bool,
+    /// Iterative deepening (otherwise one search straight to the final depth, as the seeds' tables do).
+    pub iterative: bool,
+    /// MTD(f)'s first guess for the first iteration (otherwise the table or a shallow search).
+    pub first_guess: Option<i32>,
+    /// Find the full principal variation after each iteration.
+    pub principal_variation: bool,
+    /// Solver thresholds.
+    pub thresholds: Thresholds,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams {
+            algorithm: Algorithm::Mtdf,
+            use_tt: true,
+            iterative: true,
+            first_guess: None,
+            principal_variation: true,
+            thresholds: Thresholds::default(),
+        }
+    }
+}
+
+/// How a score is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Proof {
+    /// From the evaluation at the search horizon.
+    Heuristic,
+    /// The exact final score with perfect play.
+    Exact,
+    /// Proven win (score > 0), loss (< 0) or draw (0); the magnitude is only a bound.
+    WinLossDraw,
+}
+
+/// Whether a score is the value or only a bound on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Bound {
+    /// The value itself.
+    Exact,
+    /// The value is at least the score.
+    Lower,
+    /// The value is at most the score.
+    Upper,
+}
+
+/// A search result's score, from the side to move, in the game's unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Score {
+    /// The number.
+    pub value: i32,
+    /// Exact or a bound.
+    pub bound: Bound,
+    /// How it is known.
+    pub proof: Proof,
+}
+
+/// One completed iteration of iterative deepening.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Iteration<M> {
+    /// Depth in plies ([`DEPTH_TO_END`] for a search to the end of the game).
+    pub depth: i32,
+    /// The score.
+    pub score: Score,
+    /// The best move.
+    pub best_move: M,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<M>,
+    /// Counters of this iteration (including its MTD(f) passes and PV search).
+    pub stats: SearchStats,
+    /// Time since the search started.
+    pub time: Duration,
+}
+
+/// What a search reports while it runs.
+#[derive(Debug)]
+pub enum Report<'a, M> {
+    /// An MTD(f) pass finished.
+    Pass {
+        /// The iteration's depth.
+        depth: i32,
+        /// The pass.
+        pass: MtdfPass,
+        /// Time since the search started.
+        time: Duration,
+    },
+    /// An iteration finished.
+    Iteration(&'a Iteration<M>),
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult<M> {
+    /// The move to play; `None` only when the game is over.
+    pub best_move: Option<M>,
+    /// The score of the last completed iteration (the final score when the game is over).
+    pub score: Score,
+    /// The principal variation.
+    pub pv: Vec<M>,
+    /// Every completed iteration.
+    pub iterations: Vec<Iteration<M>>,
+    /// Counters over the whole search.
+    pub stats: SearchStats,
+    /// Total time.
+    pub time: Duration,
+    /// True when a limit or the stop flag ended the search before it finished.
+    pub stopped: bool,
+}
+
+/// Search hooks a game may provide: move ordering and a specialised endgame solver.
+pub trait Searchable: Game {
+    /// Orders `moves` best-first. `depth` is the remaining depth (cheap orderings near leaves).
+    fn order_moves(&self, moves: &mut MoveList<Self::Move>, depth: i32) {
+        let _ = (moves, depth);
+    }
+
+    /// The exact value, fail-soft in `(alpha, beta)`, when a specialised solver applies:
+    /// the search reaches the end from here within `depth` and the position is small
+    /// enough for `thresholds`.
+    fn solve_small(
+        &self,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        thresholds: &Thresholds,
+        stats: &mut SearchStats,
+    ) -> Option<i32> {
+        let _ = (depth, alpha, beta, thresholds, stats);
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn algorithm_names_round_trip() {
+        for a in Algorithm::ALL {
+            assert_eq!(a.name().parse::<Algorithm>(), Ok(a));
+        }
+        assert!("minimax".parse::<Algorithm>().is_err());
+    }
+}

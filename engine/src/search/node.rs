@@ -1,0 +1,280 @@
+//! The searcher and its interior nodes: plain negamax and the alpha-beta family
+//! (fail-hard, fail-soft, NegaScout probes), each optionally over the table.
+
+use super::limits::Clock;
+use super::tt::{Store, TranspositionTable};
+use super::{Algorithm, INFINITY, SearchParams, SearchStats, Searchable};
+use crate::game::{Game, MoveList};
+
+/// State of one running search.
+pub(crate) struct Searcher<'a, G: Searchable> {
+    pub(crate) tt: &'a mut TranspositionTable,
+    pub(crate) params: SearchParams,
+    pub(crate) clock: Clock,
+    pub(crate) stats: SearchStats,
+    /// Set once a limit is hit; every node then returns at once and nothing is stored.
+    pub(crate) stopped: bool,
+    /// Fail-soft results (every algorithm but fail-hard alpha-beta).
+    pub(crate) fail_soft: bool,
+    /// Null-window probes after the first move (NegaScout).
+    pub(crate) scout: bool,
+    _game: std::marker::PhantomData<G>,
+}
+
+/// The remaining depth below `child`: a move that keeps the turn (Kalah's extra move)
+/// does not consume depth (seeds/001).
+#[inline]
+pub(crate) fn child_depth<G: Game>(parent: &G, child: &G, depth: i32) -> i32 {
+    if child.side_to_move() == parent.side_to_move() {
+        depth
+    } else {
+        depth - 1
+    }
+}
+
+impl<'a, G: Searchable> Searcher<'a, G> {
+    pub(crate) fn new(tt: &'a mut TranspositionTable, params: SearchParams, clock: Clock) -> Self {
+        Searcher {
+            tt,
+            params,
+            clock,
+            stats: SearchStats::default(),
+            stopped: false,
+            fail_soft: params.algorithm != Algorithm::AlphaBeta,
+            scout: params.algorithm == Algorithm::NegaScout,
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    /// Counts a node and checks the limits; true when the search must unwind.
+    #[inline]
+    pub(crate) fn enter(&mut self) -> bool {
+        self.stats.nodes += 1;
+        if !self.stopped && self.clock.must_stop(self.stats.nodes) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// A position at the horizon: the final score if the game is over, else the evaluation.
+    #[inline]
+    fn leaf(&mut self, position: &G) -> i32 {
+        self.stats.leaf_evals += 1;
+        if position.is_terminal() {
+            position.final_score()
+        } else {
+            self.stats.heuristic_leaves += 1;
+            position.evaluate()
+        }
+    }
+
+    /// The legal moves, ordered, with `first` (the hash move) in front.
+    pub(crate) fn ordered_moves(
+        &self,
+        position: &G,
+        depth: i32,
+        first: Option<G::Move>,
+    ) -> MoveList<G::Move> {
+        let mut moves = MoveList::new();
+        position.generate_moves(&mut moves);
+        position.order_moves(&mut moves, depth);
+        if let Some(i) = first.and_then(|m| moves.iter().position(|&x| x == m)) {
+            moves[..=i].rotate_right(1);
+        }
+        moves
+    }
+
+    /// Searches `child` of `parent` in the window `(alpha, beta)` of the parent's side to
+    /// move and returns the value from the parent's side.
+    #[inline]
+    pub(crate) fn child_value(
+        &mut self,
+        parent: &G,
+        child: &G,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        probe: bool,
+    ) -> i32 {
+        let d = child_depth(parent, child, depth);
+        if child.side_to_move() == parent.side_to_move() {
+            // Same side moves again: same window, no negation, and no null window (seeds/001).
+            return self.node(child, d, alpha, beta);
+        }
+        if probe && self.scout {
+            let v = -self.node(child, d, -alpha - 1, -alpha);
+            if v > alpha && v < beta && !self.stopped {
+                // The probe failed high: the value is at least v; find it.
+                return v.max(-self.node(child, d, -beta, -v));
+            }
+            return v;
+        }
+        -self.node(child, d, -beta, -alpha)
+    }
+
+    /// The alpha-beta family at an interior node. Fail-soft unless the algorithm is
+    /// fail-hard alpha-beta, whose results are clamped to `[alpha, beta]`.
+    pub(crate) fn node(&mut self, position: &G, depth: i32, alpha: i32, beta: i32) -> i32 {
+        if self.enter() {
+            return 0;
+        }
+        if depth <= 0 {
+            return self.leaf(position);
+        }
+        if let Some(v) =
+            position.solve_small(depth, alpha, beta, &self.params.thresholds, &mut self.stats)
+        {
+            return if self.fail_soft {
+                v
+            } else {
+                v.clamp(alpha, beta)
+            };
+        }
+        let heuristic_before = self.stats.heuristic_leaves;
+        let (mut lo, mut hi) = (alpha, beta);
+        let key = position.hash_key();
+        let mut hash_move = None;
+        if self.params.use_tt {
+            self.stats.tt_probes += 1;
+            if let Some(entry) = self.tt.probe(key) {
+                hash_move = entry.best_move();
+                if entry.usable_at(depth) {
+                    self.stats.tt_hits += 1;
+                    if !entry.proven() {
+                        self.stats.heuristic_leaves += 1;
+                    }
+                    let (lower, upper) = (entry.lower(), entry.upper());
+                    if lower >= hi || upper <= lo || lower == upper {
+                        let v = if lower >= hi { lower } else { upper };
+                        return if self.fail_soft {
+                            v
+                        } else {
+                            v.clamp(alpha, beta)
+                        };
+                    }
+                    lo = lo.max(lower);
+                    hi = hi.min(upper);
+                }
+            }
+        }
+        let moves = self.ordered_moves(position, depth, hash_move);
+        if moves.is_empty() {
+            self.stats.leaf_evals += 1;
+            let v = position.final_score();
+            return if self.fail_soft {
+                v
+            } else {
+                v.clamp(alpha, beta)
+            };
+        }
+        let mut best = -INFINITY;
+        let mut best_move = moves[0];
+        for (i, &mv) in moves.iter().enumerate() {
+            let child = position.play(mv);
+            let v = self.child_value(position, &child, depth, lo.max(best), hi, i > 0);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = mv;
+                if best >= hi {
+                    break;
+                }
+            }
+        }
+        if self.params.use_tt {
+            let (lower, upper) = if best <= lo {
+                (-INFINITY, best)
+            } else if best >= hi {
+                (best, INFINITY)
+            } else {
+                (best, best)
+            };
+            self.tt.store(&Store {
+                key,
+                depth,
+                lower,
+                upper,
+                proven: self.stats.heuristic_leaves == heuristic_before,
+                best_move: Some(best_move),
+            });
+        }
+        if self.fail_soft {
+            best
+        } else {
+            best.clamp(alpha, beta)
+        }
+    }
+
+    /// Plain negamax: every move searched with no window; with the table, a memoised
+    /// negamax that stores exact values (seeds/000).
+    pub(crate) fn negamax(&mut self, position: &G, depth: i32) -> i32 {
+        if self.enter() {
+            return 0;
+        }
+        if depth <= 0 {
+            return self.leaf(position);
+        }
+        if let Some(v) = position.solve_small(
+            depth,
+            -INFINITY,
+            INFINITY,
+            &self.params.thresholds,
+            &mut self.stats,
+        ) {
+            return v;
+        }
+        let heuristic_before = self.stats.heuristic_leaves;
+        let key = position.hash_key();
+        if self.params.use_tt {
+            self.stats.tt_probes += 1;
+            if let Some(entry) = self
+                .tt
+                .probe(key)
+                .filter(|e| e.usable_at(depth) && e.lower() == e.upper())
+            {
+                self.stats.tt_hits += 1;
+                if !entry.proven() {
+                    self.stats.heuristic_leaves += 1;
+                }
+                return entry.lower();
+            }
+        }
+        let mut moves = MoveList::new();
+        position.generate_moves(&mut moves);
+        if moves.is_empty() {
+            self.stats.leaf_evals += 1;
+            return position.final_score();
+        }
+        let mut best = -INFINITY;
+        let mut best_move = moves[0];
+        for &mv in &moves {
+            let child = position.play(mv);
+            let d = child_depth(position, &child, depth);
+            let v = if child.side_to_move() == position.side_to_move() {
+                self.negamax(&child, d)
+            } else {
+                -self.negamax(&child, d)
+            };
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = mv;
+            }
+        }
+        if self.params.use_tt {
+            self.tt.store(&Store {
+                key,
+                depth,
+                lower: best,
+                upper: best,
+                proven: self.stats.heuristic_leaves == heuristic_before,
+                best_move: Some(best_move),
+            });
+        }
+        best
+    }
+}

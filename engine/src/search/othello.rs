@@ -1,0 +1,132 @@
+//! Othello's search hooks: move ordering (seeds/003's static square order, and fewest
+//! opponent replies first deeper in the tree) and the hand-over to the endgame solver.
+
+use std::sync::OnceLock;
+
+use super::{SearchStats, Searchable, Thresholds, othello_endgame};
+use crate::game::othello::geometry::{Shift, neighbours, squares};
+use crate::game::othello::{Geometry, Othello, OthelloMove};
+use crate::game::{Game, GameMove, MoveList};
+
+/// From this remaining depth on, moves are ordered by the opponent's mobility after them.
+const FASTEST_FIRST_DEPTH: i32 = 3;
+
+/// Static order classes, best first (seeds/003): corners, edges away from corners, the
+/// inner board, the ring next to the edge, squares next to corners, X-squares last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
+enum SquareClass {
+    Corner,
+    Edge,
+    Inner,
+    SecondRing,
+    NextToCorner,
+    XSquare,
+}
+
+/// The static priority (lower first) of each square of `geometry`.
+pub(crate) fn square_priority(geometry: Geometry) -> &'static [u8; 64] {
+    static TABLES: OnceLock<Vec<[u8; 64]>> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| Geometry::ALL.iter().map(|&g| priority_table(g)).collect());
+    let index = Geometry::ALL
+        .iter()
+        .position(|&g| g == geometry)
+        .unwrap_or(0);
+    &tables[index]
+}
+
+fn priority_table(geometry: Geometry) -> [u8; 64] {
+    let mask = geometry.mask();
+    let corners = geometry.corners();
+    // Squares with a neighbour off the board (in any of the eight directions).
+    let edge = squares(mask)
+        .map(|sq| 1u64 << sq)
+        .filter(|&bit| {
+            Shift::LINES
+                .iter()
+                .any(|&(a, b)| a.apply(bit) & mask == 0 || b.apply(bit) & mask == 0)
+        })
+        .fold(0, |acc, bit| acc | bit);
+    let next_to_corner = neighbours(corners) & mask & !corners;
+    let x_squares = next_to_corner & !edge;
+    let second_ring = neighbours(edge) & mask & !edge;
+    let mut table = [u8::MAX; 64];
+    for sq in squares(mask) {
+        let bit = 1u64 << sq;
+        let class = if corners & bit != 0 {
+            SquareClass::Corner
+        } else if x_squares & bit != 0 {
+            SquareClass::XSquare
+        } else if next_to_corner & bit != 0 {
+            SquareClass::NextToCorner
+        } else if edge & bit != 0 {
+            SquareClass::Edge
+        } else if second_ring & bit != 0 {
+            SquareClass::SecondRing
+        } else {
+            SquareClass::Inner
+        };
+        table[sq as usize] = class as u8;
+    }
+    table
+}
+
+impl Searchable for Othello {
+    fn order_moves(&self, moves: &mut MoveList<OthelloMove>, depth: i32) {
+        if moves.len() < 2 {
+            return;
+        }
+        let priority = square_priority(self.geometry());
+        let static_key = |mv: &OthelloMove| mv.index().map_or(u8::MAX, |sq| priority[sq as usize]);
+        if depth >= FASTEST_FIRST_DEPTH {
+            moves.sort_by_cached_key(|mv| {
+                let replies = self.play(*mv).moves().count_ones();
+                (replies * 8 + u32::from(static_key(mv)), mv.to_byte())
+            });
+        } else {
+            moves.sort_by_key(|mv| (static_key(mv), mv.to_byte()));
+        }
+    }
+
+    fn solve_small(
+        &self,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        thresholds: &Thresholds,
+        stats: &mut SearchStats,
+    ) -> Option<i32> {
+        let empties = self.empty().count_ones();
+        // Passes count as plies, so only 2 * empties plies surely reach the end.
+        (empties <= thresholds.small_solver_empties && depth >= 2 * empties as i32)
+            .then(|| othello_endgame::solve(self, alpha, beta, stats))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Start;
+
+    #[test]
+    fn corners_first_x_squares_last() {
+        let p = square_priority(Geometry::Board8x8);
+        assert_eq!(p[0], SquareClass::Corner as u8);
+        assert_eq!(p[9], SquareClass::XSquare as u8);
+        assert_eq!(p[1], SquareClass::NextToCorner as u8);
+        assert_eq!(p[2], SquareClass::Edge as u8);
+        assert_eq!(p[27], SquareClass::Inner as u8);
+        assert_eq!(p[10], SquareClass::SecondRing as u8);
+    }
+
+    #[test]
+    fn ordering_keeps_the_moves() {
+        let p = Othello::start(Geometry::Board8x8, Start::Standard);
+        let mut moves = MoveList::new();
+        p.generate_moves(&mut moves);
+        let mut ordered = moves.clone();
+        p.order_moves(&mut ordered, 5);
+        ordered.sort_by_key(|m| m.to_byte());
+        assert_eq!(ordered, moves);
+    }
+}

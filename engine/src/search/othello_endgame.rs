@@ -1,0 +1,107 @@
+//! Exact solver for the last few empty squares of Othello: bitboards only, no table,
+//! fail-soft, empties tried region by region with odd regions first (parity).
+
+use super::{INFINITY, SearchStats};
+use crate::game::othello::geometry::squares;
+use crate::game::othello::movegen::flips;
+use crate::game::othello::{Geometry, Othello};
+
+/// The exact final score of `position` from the side to move, fail-soft in `(alpha, beta)`.
+#[must_use]
+pub fn solve(position: &Othello, alpha: i32, beta: i32, stats: &mut SearchStats) -> i32 {
+    let geometry = position.geometry();
+    let mut solver = Solver {
+        stats,
+        mask: geometry.mask(),
+        regions: regions(geometry),
+    };
+    solver.solve(position.me(), position.opp(), alpha, beta, false)
+}
+
+/// The four quadrants of the board, for parity.
+fn regions(geometry: Geometry) -> [u64; 4] {
+    let (rows, columns) = (geometry.rows(), geometry.columns());
+    let mut out = [0u64; 4];
+    for sq in squares(geometry.mask()) {
+        let (r, c) = (sq / 8, sq % 8);
+        let q = usize::from(r >= rows / 2) * 2 + usize::from(c >= columns / 2);
+        out[q] |= 1 << sq;
+    }
+    out
+}
+
+/// Final disc difference for `me` with `empties` empty squares going to the winner.
+fn final_score(me: u64, opp: u64, empties: i32) -> i32 {
+    let diff = me.count_ones() as i32 - opp.count_ones() as i32;
+    match diff.signum() {
+        1 => diff + empties,
+        -1 => diff - empties,
+        _ => 0,
+    }
+}
+
+struct Solver<'a> {
+    stats: &'a mut SearchStats,
+    mask: u64,
+    regions: [u64; 4],
+}
+
+impl Solver<'_> {
+    fn solve(&mut self, me: u64, opp: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+        self.stats.nodes += 1;
+        let empty = self.mask & !(me | opp);
+        if empty.count_ones() == 1 {
+            return self.last_square(me, opp, empty);
+        }
+        let odd = self
+            .regions
+            .iter()
+            .filter(|&&r| (r & empty).count_ones() % 2 == 1)
+            .fold(0, |acc, r| acc | r);
+        let mut best = -INFINITY;
+        for group in [empty & odd, empty & !odd] {
+            for sq in squares(group) {
+                let flipped = flips(sq, me, opp);
+                if flipped == 0 {
+                    continue;
+                }
+                let v = -self.solve(
+                    opp & !flipped,
+                    me | flipped | 1 << sq,
+                    -beta,
+                    -alpha.max(best),
+                    false,
+                );
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
+        if best > -INFINITY {
+            return best;
+        }
+        if passed || empty == 0 {
+            self.stats.leaf_evals += 1;
+            return final_score(me, opp, empty.count_ones() as i32);
+        }
+        -self.solve(opp, me, -beta, -alpha, true)
+    }
+
+    /// One empty square left: whoever can play there does, then the game is over.
+    fn last_square(&mut self, me: u64, opp: u64, empty: u64) -> i32 {
+        self.stats.leaf_evals += 1;
+        let sq = empty.trailing_zeros();
+        let mine = flips(sq, me, opp);
+        if mine != 0 {
+            return final_score(me | mine | empty, opp & !mine, 0);
+        }
+        let theirs = flips(sq, opp, me);
+        if theirs != 0 {
+            return final_score(me & !theirs, opp | theirs | empty, 0);
+        }
+        final_score(me, opp, 1)
+    }
+}

@@ -1,0 +1,162 @@
+//! Every algorithm, with and without the table, returns the value of plain negamax at the
+//! same depth on many random positions of every game, and its best move achieves it.
+
+use engine::game::{Game, GameId, MoveList};
+use engine::search::{Algorithm, Limits, SearchParams, Searchable, TranspositionTable, search};
+use engine::with_position;
+
+/// A small deterministic generator (splitmix64) so the positions are the same every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Plain negamax written independently of the engine's searcher.
+fn reference<G: Game>(position: &G, depth: i32) -> i32 {
+    if depth <= 0 {
+        return if position.is_terminal() {
+            position.final_score()
+        } else {
+            position.evaluate()
+        };
+    }
+    let mut moves = MoveList::new();
+    position.generate_moves(&mut moves);
+    if moves.is_empty() {
+        return position.final_score();
+    }
+    moves
+        .iter()
+        .map(|&mv| {
+            let child = position.play(mv);
+            if child.side_to_move() == position.side_to_move() {
+                reference(&child, depth)
+            } else {
+                -reference(&child, depth - 1)
+            }
+        })
+        .max()
+        .unwrap_or(i32::MIN)
+}
+
+/// Value of `mv` from the mover's view, by the reference.
+fn move_value<G: Game>(position: &G, mv: G::Move, depth: i32) -> i32 {
+    let child = position.play(mv);
+    if child.side_to_move() == position.side_to_move() {
+        reference(&child, depth)
+    } else {
+        -reference(&child, depth - 1)
+    }
+}
+
+/// A random position `plies_min..plies_max` random moves from the start (not finished).
+fn random_position<G: Game>(start: G, rng: &mut Rng, plies: std::ops::Range<usize>) -> G {
+    loop {
+        let mut p = start;
+        let target = plies.start + rng.below(plies.len());
+        for _ in 0..target {
+            let mut moves = MoveList::new();
+            p.generate_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            p = p.play(moves[rng.below(moves.len())]);
+        }
+        if !p.is_terminal() {
+            return p;
+        }
+    }
+}
+
+fn check_game<G: Searchable>(
+    start: G,
+    plies: std::ops::Range<usize>,
+    depths: &[i32],
+    count: usize,
+    seed: u64,
+) {
+    let mut rng = Rng(seed);
+    let mut tt = TranspositionTable::new(1);
+    for i in 0..count {
+        let position = random_position(start, &mut rng, plies.clone());
+        let depth = depths[i % depths.len()];
+        let expected = reference(&position, depth);
+        for algorithm in Algorithm::ALL {
+            for use_tt in [false, true] {
+                for iterative in [false, true] {
+                    let params = SearchParams {
+                        algorithm,
+                        use_tt,
+                        iterative,
+                        ..SearchParams::default()
+                    };
+                    let limits = Limits {
+                        depth: Some(depth as u32),
+                        ..Limits::default()
+                    };
+                    let result = search(&position, &mut tt, &params, &limits, &mut |_| {});
+                    let what = format!(
+                        "{algorithm} tt={use_tt} id={iterative} depth {depth} on {position}"
+                    );
+                    assert_eq!(result.score.value, expected, "value: {what}");
+                    let mv = result.best_move.expect("a move");
+                    assert_eq!(
+                        move_value(&position, mv, depth),
+                        expected,
+                        "best move {mv}: {what}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn start(id: &str) -> engine::game::AnyPosition {
+    id.parse::<GameId>().unwrap().position("startpos").unwrap()
+}
+
+#[test]
+fn othello_4x4() {
+    with_position!(start("othello4x4"), p => check_game(p, 0..10, &[1, 2, 3, 4, 5, 12], 1000, 1));
+}
+
+#[test]
+fn othello_6x6() {
+    with_position!(start("othello6x6"), p => check_game(p, 0..28, &[1, 2, 3, 4], 1000, 2));
+}
+
+#[test]
+fn othello_8x8_near_the_end() {
+    with_position!(start("othello8x8"), p => check_game(p, 46..58, &[1, 2, 3, 4, 5], 1000, 3));
+}
+
+#[test]
+fn octagon() {
+    with_position!(start("octagon"), p => check_game(p, 0..18, &[1, 2, 3, 4], 1000, 4));
+}
+
+#[test]
+fn kalah_6x4() {
+    with_position!(start("kalah6x4"), p => check_game(p, 0..40, &[1, 2, 3, 4], 1000, 5));
+}
+
+#[test]
+fn kalah_6x6() {
+    with_position!(start("kalah6x6"), p => check_game(p, 0..50, &[1, 2, 3, 4], 1000, 6));
+}
+
+#[test]
+fn kalah_commercial_rules() {
+    with_position!(start("kalah4x3-noemptycapture-endwhenstuck"), p => check_game(p, 0..20, &[1, 2, 3, 5], 300, 7));
+}

@@ -1,0 +1,1 @@
+//! The engine's line protocol (specified in `PROTOCOL.md`).
