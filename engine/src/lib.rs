@@ -1,6 +1,8 @@
 //! A game-search engine for two-player perfect-information games: Othello on several
 //! boards and Kalah, searched with negamax, alpha-beta, NegaScout and MTD(f).
 
+pub mod bench;
 pub mod game;
 pub mod perft;
 pub mod search;
+pub mod suite;

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    restore_sigpipe();
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(
@@ -21,5 +22,16 @@ fn main() -> ExitCode {
             eprintln!("engine: {error:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Rust ignores SIGPIPE, so printing into a closed pipe (`engine ... | head`) would panic;
+/// restore the default so the process ends quietly like any command-line tool.
+#[allow(unsafe_code)]
+fn restore_sigpipe() {
+    // Safety: called first thing in main, before any other thread exists; setting a
+    // signal's disposition to SIG_DFL has no other precondition.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

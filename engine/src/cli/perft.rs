@@ -15,7 +15,7 @@ pub struct PerftArgs {
     /// Plies to count.
     depth: u32,
     /// Start from `startpos`, `parallel`, or a position text.
-    #[arg(long, default_value = "startpos")]
+    #[arg(long, default_value = "startpos", allow_hyphen_values = true)]
     position: String,
     /// Also print the count below each legal move.
     #[arg(long)]

@@ -117,7 +117,7 @@ impl Default for Thresholds {
             mid_depth: 10,
             wld_empties: 20,
             exact_empties: 18,
-            small_solver_empties: 6,
+            small_solver_empties: 8,
         }
     }
 }

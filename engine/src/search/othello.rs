@@ -6,7 +6,10 @@ use std::sync::OnceLock;
 use super::{SearchStats, Searchable, Thresholds, othello_endgame};
 use crate::game::othello::geometry::{Shift, neighbours, squares};
 use crate::game::othello::{Geometry, Othello, OthelloMove};
-use crate::game::{Game, GameMove, MoveList};
+use arrayvec::ArrayVec;
+
+use crate::game::othello::movegen::{flips, legal_moves};
+use crate::game::{GameMove, MAX_MOVES, MoveList};
 
 /// From this remaining depth on, moves are ordered by the opponent's mobility after them.
 const FASTEST_FIRST_DEPTH: i32 = 3;
@@ -77,15 +80,31 @@ impl Searchable for Othello {
             return;
         }
         let priority = square_priority(self.geometry());
-        let static_key = |mv: &OthelloMove| mv.index().map_or(u8::MAX, |sq| priority[sq as usize]);
-        if depth >= FASTEST_FIRST_DEPTH {
-            moves.sort_by_cached_key(|mv| {
-                let replies = self.play(*mv).moves().count_ones();
-                (replies * 8 + u32::from(static_key(mv)), mv.to_byte())
-            });
-        } else {
-            moves.sort_by_key(|mv| (static_key(mv), mv.to_byte()));
-        }
+        let static_key = |mv: OthelloMove| {
+            mv.index()
+                .map_or(u32::from(u8::MAX), |sq| u32::from(priority[sq as usize]))
+        };
+        let fastest_first = depth >= FASTEST_FIRST_DEPTH;
+        let (me, opp, empty) = (self.me(), self.opp(), self.empty());
+        let corners = self.geometry().corners();
+        let mut keyed: ArrayVec<(u32, OthelloMove), MAX_MOVES> = moves
+            .iter()
+            .map(|&mv| {
+                let mut key = static_key(mv);
+                if let (true, Some(sq)) = (fastest_first, mv.index()) {
+                    // Fewest opponent replies first (then the static order).
+                    let flipped = flips(sq, me, opp);
+                    let placed = 1u64 << sq;
+                    let replies =
+                        legal_moves(opp & !flipped, me | flipped | placed, empty & !placed);
+                    key += (replies.count_ones() + (replies & corners).count_ones()) * 8;
+                }
+                (key << 8 | u32::from(mv.to_byte()), mv)
+            })
+            .collect();
+        keyed.sort_unstable_by_key(|&(key, _)| key);
+        moves.clear();
+        moves.extend(keyed.into_iter().map(|(_, mv)| mv));
     }
 
     fn solve_small(
@@ -106,7 +125,7 @@ impl Searchable for Othello {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Start;
+    use crate::game::{Game, Start};
 
     #[test]
     fn corners_first_x_squares_last() {

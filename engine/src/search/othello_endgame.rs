@@ -1,9 +1,12 @@
-//! Exact solver for the last few empty squares of Othello: bitboards only, no table,
-//! fail-soft, empties tried region by region with odd regions first (parity).
+//! Exact solver for the last empty squares of Othello: bitboards only, no table, fail-soft.
+//! With many empties, moves are tried fewest-opponent-replies first; near the end, empties
+//! are tried region by region with odd regions first (parity).
+
+use arrayvec::ArrayVec;
 
 use super::{INFINITY, SearchStats};
 use crate::game::othello::geometry::squares;
-use crate::game::othello::movegen::flips;
+use crate::game::othello::movegen::{flips, legal_moves};
 use crate::game::othello::{Geometry, Othello};
 
 /// The exact final score of `position` from the side to move, fail-soft in `(alpha, beta)`.
@@ -40,6 +43,9 @@ fn final_score(me: u64, opp: u64, empties: i32) -> i32 {
     }
 }
 
+/// From this many empties on, order by the opponent's replies rather than by parity.
+const FASTEST_FIRST_EMPTIES: u32 = 7;
+
 struct Solver<'a> {
     stats: &'a mut SearchStats,
     mask: u64,
@@ -53,29 +59,50 @@ impl Solver<'_> {
         if empty.count_ones() == 1 {
             return self.last_square(me, opp, empty);
         }
-        let odd = self
-            .regions
-            .iter()
-            .filter(|&&r| (r & empty).count_ones() % 2 == 1)
-            .fold(0, |acc, r| acc | r);
         let mut best = -INFINITY;
-        for group in [empty & odd, empty & !odd] {
-            for sq in squares(group) {
+        if empty.count_ones() >= FASTEST_FIRST_EMPTIES {
+            let mut moves: ArrayVec<(u32, u64, u64), 32> = ArrayVec::new();
+            for sq in squares(legal_moves(me, opp, empty)) {
+                let placed = 1u64 << sq;
                 let flipped = flips(sq, me, opp);
-                if flipped == 0 {
-                    continue;
-                }
-                let v = -self.solve(
-                    opp & !flipped,
-                    me | flipped | 1 << sq,
-                    -beta,
-                    -alpha.max(best),
-                    false,
-                );
+                let (next_me, next_opp) = (opp & !flipped, me | flipped | placed);
+                let replies = legal_moves(next_me, next_opp, empty & !placed).count_ones();
+                moves.push((replies << 8 | sq, next_me, next_opp));
+            }
+            moves.sort_unstable_by_key(|m| m.0);
+            for (_, next_me, next_opp) in moves {
+                let v = -self.solve(next_me, next_opp, -beta, -alpha.max(best), false);
                 if v > best {
                     best = v;
                     if v >= beta {
                         return v;
+                    }
+                }
+            }
+        } else {
+            let odd = self
+                .regions
+                .iter()
+                .filter(|&&r| (r & empty).count_ones() % 2 == 1)
+                .fold(0, |acc, r| acc | r);
+            for group in [empty & odd, empty & !odd] {
+                for sq in squares(group) {
+                    let flipped = flips(sq, me, opp);
+                    if flipped == 0 {
+                        continue;
+                    }
+                    let v = -self.solve(
+                        opp & !flipped,
+                        me | flipped | 1 << sq,
+                        -beta,
+                        -alpha.max(best),
+                        false,
+                    );
+                    if v > best {
+                        best = v;
+                        if v >= beta {
+                            return v;
+                        }
                     }
                 }
             }

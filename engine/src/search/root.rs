@@ -146,8 +146,10 @@ impl<G: Searchable> Searcher<'_, G> {
         value: i32,
         depth: i32,
     ) -> Vec<G::Move> {
-        let saved = (self.fail_soft, self.scout);
-        (self.fail_soft, self.scout) = (true, false);
+        // Each step re-searches a subtree with a narrow window: always through the table, or
+        // a search without one would redo whole subtrees at every step.
+        let saved = (self.fail_soft, self.scout, self.params.use_tt);
+        (self.fail_soft, self.scout, self.params.use_tt) = (true, false, true);
         let mut pv = vec![first];
         let mut child = position.play(first);
         let mut target = if child.side_to_move() == position.side_to_move() {
@@ -169,12 +171,8 @@ impl<G: Searchable> Searcher<'_, G> {
                 let same = next.side_to_move() == current.side_to_move();
                 let t = if same { target } else { -target };
                 let d = child_depth(&current, &next, depth);
-                let v = if same {
-                    self.node(&next, d, t - 1, t + 1)
-                } else {
-                    -self.node(&next, d, -t - 1, -t + 1)
-                };
-                if v == target {
+                // `t` is the value the child must have, from its own side to move.
+                if self.node(&next, d, t - 1, t + 1) == t {
                     found = Some((mv, next, t, d));
                     break;
                 }
@@ -183,7 +181,7 @@ impl<G: Searchable> Searcher<'_, G> {
             pv.push(mv);
             (child, target, depth) = (next, t, d);
         }
-        (self.fail_soft, self.scout) = saved;
+        (self.fail_soft, self.scout, self.params.use_tt) = saved;
         pv
     }
 

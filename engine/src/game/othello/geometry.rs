@@ -188,6 +188,12 @@ impl Shift {
         (Shift::SOUTH_WEST, Shift::NORTH_EAST),
     ];
 
+    /// True when this direction goes towards higher square indices.
+    #[must_use]
+    pub const fn towards_higher(self) -> bool {
+        self.amount > 0
+    }
+
     /// Moves every bit one step in this direction.
     #[must_use]
     pub const fn apply(self, bits: u64) -> u64 {

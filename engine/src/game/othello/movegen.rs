@@ -33,20 +33,51 @@ pub fn legal_moves(me: u64, opp: u64, empty: u64) -> u64 {
     moves & empty
 }
 
+/// For each square and direction, the squares beyond it in that direction (8x8 grid).
+const RAYS: [[u64; 8]; 64] = {
+    let mut rays = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let mut ray = 0;
+            let mut bit = DIRECTIONS[d].apply(1u64 << sq);
+            while bit != 0 {
+                ray |= bit;
+                bit = DIRECTIONS[d].apply(bit);
+            }
+            rays[sq][d] = ray;
+            d += 1;
+        }
+        sq += 1;
+    }
+    rays
+};
+
 /// The opponent discs flipped when the player owning `me` plays on `square`.
+///
+/// Along each ray, the first square that is not the opponent's (the lowest such bit for
+/// rays towards higher indices, the highest for the others) closes the run if it is ours.
 #[inline]
 #[must_use]
 pub fn flips(square: u32, me: u64, opp: u64) -> u64 {
-    let placed = 1u64 << square;
+    let rays = &RAYS[square as usize];
     let mut flipped = 0;
-    for dir in DIRECTIONS {
-        // The run of opponent discs next to `placed`, flipped if one of ours closes it.
-        let mut run = dir.apply(placed) & opp;
-        for _ in 0..5 {
-            run |= dir.apply(run) & opp;
+    for (d, &ray) in rays.iter().enumerate() {
+        let blockers = ray & !opp;
+        if DIRECTIONS[d].towards_higher() {
+            let first = blockers & blockers.wrapping_neg();
+            let run = ray & first.wrapping_sub(1);
+            flipped |= run & 0u64.wrapping_sub(u64::from(first & me != 0));
+        } else {
+            let first = if blockers == 0 {
+                0
+            } else {
+                1u64 << (63 - blockers.leading_zeros())
+            };
+            let run = ray & !(first.wrapping_shl(1).wrapping_sub(1));
+            flipped |= run & 0u64.wrapping_sub(u64::from(first & me != 0));
         }
-        let closed = dir.apply(run) & me != 0;
-        flipped |= run & 0u64.wrapping_sub(u64::from(closed));
     }
     flipped
 }

@@ -1,0 +1,126 @@
+//! The fixed benchmark behind `engine bench`: a node-count signature that pins the search's
+//! behaviour (a test checks it), and the FFO endgame suite for speed.
+
+use std::time::Duration;
+
+use crate::game::GameId;
+use crate::game::othello::Othello;
+use crate::search::{Goal, Limits, SearchParams, SearchResult, TranspositionTable, search};
+use crate::with_position;
+
+/// Table size for every bench search, so the node counts are the same everywhere.
+pub const BENCH_HASH_MIB: usize = 64;
+
+/// One search of the fixed list.
+#[derive(Clone, Debug)]
+pub struct BenchCase {
+    /// Game id.
+    pub game: &'static str,
+    /// `startpos` or a position text.
+    pub position: &'static str,
+    /// Depth of a heuristic search, or `None` for an exact solve.
+    pub depth: Option<u32>,
+}
+
+/// Mid-game Othello at a fixed depth, exact 8x8 endgames, and Kalah.
+pub const BENCH_CASES: &[BenchCase] = &[
+    BenchCase {
+        game: "othello8x8",
+        position: "startpos",
+        depth: Some(10),
+    },
+    BenchCase {
+        game: "othello8x8",
+        position: "--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O",
+        depth: Some(9),
+    },
+    BenchCase {
+        game: "othello8x8",
+        position: "-OOOOO----OOOO---OOOOX--XXXXXX---OXOOX--OOOXOX----OOXX----XXXX-- O",
+        depth: Some(9),
+    },
+    BenchCase {
+        game: "othello6x6",
+        position: "startpos",
+        depth: Some(12),
+    },
+    BenchCase {
+        game: "kalah6x6",
+        position: "startpos",
+        depth: Some(12),
+    },
+    BenchCase {
+        game: "kalah6x4",
+        position: "startpos",
+        depth: Some(14),
+    },
+];
+
+/// The outcome of one bench case.
+#[derive(Clone, Debug)]
+pub struct BenchLine {
+    /// The case.
+    pub case: BenchCase,
+    /// Score value found.
+    pub score: i32,
+    /// Best move as text.
+    pub best_move: String,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+}
+
+/// Runs one case with a fresh table of [`BENCH_HASH_MIB`].
+///
+/// # Panics
+/// If a built-in case is malformed (a test checks they are not).
+#[must_use]
+pub fn run_case(case: &BenchCase, tt: &mut TranspositionTable) -> BenchLine {
+    let game: GameId = case.game.parse().expect("bench game id");
+    let position = game.position(case.position).expect("bench position");
+    tt.clear();
+    let limits = Limits {
+        goal: if case.depth.is_some() {
+            Goal::Heuristic
+        } else {
+            Goal::Exact
+        },
+        depth: case.depth,
+        ..Limits::default()
+    };
+    let params = SearchParams::default();
+    let (score, best_move, nodes, time) =
+        with_position!(position, p => summary(&search(&p, tt, &params, &limits, &mut |_| {})));
+    BenchLine {
+        case: case.clone(),
+        score,
+        best_move,
+        nodes,
+        time,
+    }
+}
+
+fn summary<M: std::fmt::Display>(r: &SearchResult<M>) -> (i32, String, u64, Duration) {
+    (
+        r.score.value,
+        r.best_move
+            .as_ref()
+            .map_or("none".into(), ToString::to_string),
+        r.stats.nodes,
+        r.time,
+    )
+}
+
+/// Solves an 8x8 position exactly with the default search.
+#[must_use]
+pub fn solve_exact(
+    position: &Othello,
+    tt: &mut TranspositionTable,
+) -> SearchResult<<Othello as crate::game::Game>::Move> {
+    let limits = Limits {
+        goal: Goal::Exact,
+        ..Limits::default()
+    };
+    search(position, tt, &SearchParams::default(), &limits, &mut |_| {})
+}
