@@ -22,27 +22,32 @@ pub struct BenchCase {
     pub depth: Option<u32>,
 }
 
-/// Mid-game Othello at a fixed depth, exact 8x8 endgames, and Kalah.
+/// Mid-game Othello at a fixed depth, an exact 8x8 endgame (16 empties), and Kalah.
 pub const BENCH_CASES: &[BenchCase] = &[
     BenchCase {
         game: "othello8x8",
         position: "startpos",
-        depth: Some(10),
+        depth: Some(13),
     },
     BenchCase {
         game: "othello8x8",
         position: "--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O",
-        depth: Some(9),
+        depth: Some(12),
     },
     BenchCase {
         game: "othello8x8",
         position: "-OOOOO----OOOO---OOOOX--XXXXXX---OXOOX--OOOXOX----OOXX----XXXX-- O",
-        depth: Some(9),
+        depth: Some(12),
     },
     BenchCase {
         game: "othello6x6",
         position: "startpos",
-        depth: Some(12),
+        depth: Some(14),
+    },
+    BenchCase {
+        game: "othello8x8",
+        position: "--O-XO----XXOXX---XOXXX-X-OXXOOOXXXXXOO-XOXOOX-OXOOXXXX-XOOOOO-X X",
+        depth: None,
     },
     BenchCase {
         game: "kalah6x6",

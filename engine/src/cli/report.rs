@@ -39,8 +39,22 @@ pub fn line<M: Display>(moves: &[M]) -> String {
 
 /// One line per completed iteration, on stderr (progress of a long search).
 pub fn progress<M: Display>(report: Report<'_, M>) {
-    if let Report::Iteration(it) = report {
-        eprintln!("{}", iteration(it));
+    match report {
+        Report::Iteration(it) => eprintln!("{}", iteration(it)),
+        Report::Pass {
+            depth: d,
+            pass,
+            time,
+        } => eprintln!(
+            "  depth {} pass bound {:+} value {:+} interval [{}, {}] nodes {} time {:.3}",
+            depth(d),
+            pass.bound,
+            pass.value,
+            pass.lower,
+            pass.upper,
+            pass.nodes,
+            time.as_secs_f64()
+        ),
     }
 }
 

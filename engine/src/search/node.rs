@@ -6,6 +6,9 @@ use super::tt::{Store, TranspositionTable};
 use super::{Algorithm, INFINITY, SearchParams, SearchStats, Searchable};
 use crate::game::{Game, MoveList};
 
+/// Remaining depth from which children's table entries are checked before searching.
+const ETC_DEPTH: i32 = 4;
+
 /// State of one running search.
 pub(crate) struct Searcher<'a, G: Searchable> {
     pub(crate) tt: &'a mut TranspositionTable,
@@ -54,6 +57,16 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             self.stopped = true;
         }
         self.stopped
+    }
+
+    /// A result as this algorithm returns it: as is when fail-soft, else clamped to the window.
+    #[inline]
+    fn bounded(&self, value: i32, alpha: i32, beta: i32) -> i32 {
+        if self.fail_soft {
+            value
+        } else {
+            value.clamp(alpha, beta)
+        }
     }
 
     /// A position at the horizon: the final score if the game is over, else the evaluation.
@@ -124,11 +137,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         if let Some(v) =
             position.solve_small(depth, alpha, beta, &self.params.thresholds, &mut self.stats)
         {
-            return if self.fail_soft {
-                v
-            } else {
-                v.clamp(alpha, beta)
-            };
+            return self.bounded(v, alpha, beta);
         }
         let heuristic_before = self.stats.heuristic_leaves;
         let (mut lo, mut hi) = (alpha, beta);
@@ -146,11 +155,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
                     let (lower, upper) = (entry.lower(), entry.upper());
                     if lower >= hi || upper <= lo || lower == upper {
                         let v = if lower >= hi { lower } else { upper };
-                        return if self.fail_soft {
-                            v
-                        } else {
-                            v.clamp(alpha, beta)
-                        };
+                        return self.bounded(v, alpha, beta);
                     }
                     lo = lo.max(lower);
                     hi = hi.min(upper);
@@ -161,11 +166,13 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         if moves.is_empty() {
             self.stats.leaf_evals += 1;
             let v = position.final_score();
-            return if self.fail_soft {
-                v
-            } else {
-                v.clamp(alpha, beta)
-            };
+            return self.bounded(v, alpha, beta);
+        }
+        if self.params.use_tt
+            && depth >= ETC_DEPTH
+            && let Some(v) = self.transposition_cutoff(position, &moves, depth, hi)
+        {
+            return self.bounded(v, alpha, beta);
         }
         let mut best = -INFINITY;
         let mut best_move = moves[0];
@@ -200,11 +207,36 @@ impl<'a, G: Searchable> Searcher<'a, G> {
                 best_move: Some(best_move),
             });
         }
-        if self.fail_soft {
-            best
-        } else {
-            best.clamp(alpha, beta)
+        self.bounded(best, alpha, beta)
+    }
+
+    /// Enhanced transposition cutoff: a child whose stored bounds already refute the window
+    /// (its value, from our side, is at least `beta`) ends the node before any search.
+    fn transposition_cutoff(
+        &mut self,
+        position: &G,
+        moves: &[G::Move],
+        depth: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        for &mv in moves {
+            let child = position.play(mv);
+            if child.side_to_move() == position.side_to_move() {
+                continue;
+            }
+            self.stats.tt_probes += 1;
+            let Some(entry) = self.tt.probe(child.hash_key()) else {
+                continue;
+            };
+            if entry.usable_at(child_depth(position, &child, depth)) && -entry.upper() >= beta {
+                self.stats.tt_hits += 1;
+                if !entry.proven() {
+                    self.stats.heuristic_leaves += 1;
+                }
+                return Some(-entry.upper());
+            }
         }
+        None
     }
 
     /// Plain negamax: every move searched with no window; with the table, a memoised

@@ -5,6 +5,7 @@
 use arrayvec::ArrayVec;
 
 use super::{INFINITY, SearchStats};
+use crate::game::othello::eval::stable_discs;
 use crate::game::othello::geometry::squares;
 use crate::game::othello::movegen::{flips, legal_moves};
 use crate::game::othello::{Geometry, Othello};
@@ -15,7 +16,9 @@ pub fn solve(position: &Othello, alpha: i32, beta: i32, stats: &mut SearchStats)
     let geometry = position.geometry();
     let mut solver = Solver {
         stats,
+        geometry,
         mask: geometry.mask(),
+        squares: geometry.squares() as i32,
         regions: regions(geometry),
     };
     solver.solve(position.me(), position.opp(), alpha, beta, false)
@@ -46,9 +49,16 @@ fn final_score(me: u64, opp: u64, empties: i32) -> i32 {
 /// From this many empties on, order by the opponent's replies rather than by parity.
 const FASTEST_FIRST_EMPTIES: u32 = 7;
 
+/// The stability cutoff is tried only with this many empties or more, and only when alpha
+/// is at least this high (otherwise it rarely cuts and costs more than it saves).
+const STABILITY_EMPTIES: u32 = 7;
+const STABILITY_ALPHA: i32 = 8;
+
 struct Solver<'a> {
     stats: &'a mut SearchStats,
+    geometry: Geometry,
     mask: u64,
+    squares: i32,
     regions: [u64; 4],
 }
 
@@ -58,6 +68,14 @@ impl Solver<'_> {
         let empty = self.mask & !(me | opp);
         if empty.count_ones() == 1 {
             return self.last_square(me, opp, empty);
+        }
+        if empty.count_ones() >= STABILITY_EMPTIES && alpha >= STABILITY_ALPHA {
+            // The opponent keeps its stable discs: we cannot score more than this.
+            let most =
+                self.squares - 2 * stable_discs(self.geometry, opp, me | opp).count_ones() as i32;
+            if most <= alpha {
+                return most;
+            }
         }
         let mut best = -INFINITY;
         if empty.count_ones() >= FASTEST_FIRST_EMPTIES {

@@ -105,6 +105,7 @@ impl<G: Searchable> Searcher<'_, G> {
         let mut failed_high = false;
         while lower < upper && lower < ceiling && upper > floor {
             let bound = if g == lower { g + 1 } else { g };
+            let nodes_before = self.stats.nodes;
             let pass = self.root(position, moves, depth, bound - 1, bound);
             if self.stopped {
                 break;
@@ -126,6 +127,7 @@ impl<G: Searchable> Searcher<'_, G> {
                 value: pass.value,
                 lower,
                 upper,
+                nodes: self.stats.nodes - nodes_before,
             };
             self.stats.passes.push(pass);
             on_pass(pass, self.clock.elapsed());

@@ -13,6 +13,8 @@ pub struct MtdfPass {
     pub lower: i32,
     /// See [`MtdfPass::lower`].
     pub upper: i32,
+    /// Nodes this pass searched.
+    pub nodes: u64,
 }
 
 /// What a search (or one iteration of it) did.

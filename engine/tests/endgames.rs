@@ -1,0 +1,56 @@
+//! Exact 8x8 endgame scores: ten positions with 14-22 empties (scores found by two
+//! searches of different design, see data/endgames.txt), and the FFO positions with the
+//! fewest empties.
+
+use engine::bench::solve_exact;
+use engine::game::Game;
+use engine::search::{Proof, TranspositionTable};
+use engine::suite::{SuitePosition, ffo, parse_suite};
+
+fn check(entry: &SuitePosition, tt: &mut TranspositionTable) {
+    tt.clear();
+    let result = solve_exact(&entry.position, tt);
+    let expected = entry.score.expect("the file gives a score");
+    assert_eq!(result.score.value, expected, "#{}", entry.id);
+    assert_eq!(result.score.proof, Proof::Exact, "#{}", entry.id);
+    let best = result.best_move.expect("a move");
+    if !entry.best_moves.is_empty() {
+        assert!(
+            entry.best_moves.contains(&best.to_string()),
+            "#{}: {best}",
+            entry.id
+        );
+    }
+    // The move achieves the score: solve the position after it.
+    tt.clear();
+    let after = solve_exact(&entry.position.play(best), tt);
+    assert_eq!(
+        -after.score.value, expected,
+        "#{}: {best} does not keep the score",
+        entry.id
+    );
+}
+
+#[test]
+fn endgames_with_14_to_22_empties() {
+    let suite = parse_suite(include_str!("../data/endgames.txt")).unwrap();
+    assert_eq!(suite.len(), 10);
+    let mut tt = TranspositionTable::new(128);
+    for entry in &suite {
+        let empties = entry.position.empties().unwrap();
+        assert!(
+            (14..=22).contains(&empties),
+            "#{}: {empties} empties",
+            entry.id
+        );
+        check(entry, &mut tt);
+    }
+}
+
+#[test]
+fn ffo_40_and_42() {
+    let mut tt = TranspositionTable::new(128);
+    for entry in ffo().iter().filter(|e| e.id == "40" || e.id == "42") {
+        check(entry, &mut tt);
+    }
+}

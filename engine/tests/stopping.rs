@@ -1,0 +1,97 @@
+//! Limits and the stop flag: a stopped search still returns a legal move, the result of its
+//! last completed iteration, and never stores unfinished work.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::Duration;
+
+use engine::game::othello::{Geometry, Othello, OthelloMove};
+use engine::game::{Game, Start};
+use engine::search::{
+    CHECK_INTERVAL, Limits, SearchParams, SearchResult, TranspositionTable, search,
+};
+
+fn start() -> Othello {
+    Othello::start(Geometry::Board8x8, Start::Standard)
+}
+
+/// The default search of the 8x8 start position.
+fn run(tt: &mut TranspositionTable, limits: &Limits) -> SearchResult<OthelloMove> {
+    search(&start(), tt, &SearchParams::default(), limits, &mut |_| {})
+}
+
+#[test]
+fn node_limit_returns_the_last_completed_iteration() {
+    let mut tt = TranspositionTable::new(16);
+    let limits = Limits {
+        nodes: Some(200_000),
+        infinite: true,
+        ..Limits::default()
+    };
+    let result = run(&mut tt, &limits);
+    assert!(result.stopped);
+    let last = result.iterations.last().expect("some iterations completed");
+    assert_eq!(result.best_move, Some(last.best_move));
+    assert_eq!(result.score, last.score);
+    assert!(start().is_legal(last.best_move));
+    // Limits are checked every CHECK_INTERVAL nodes, so the overshoot is small.
+    assert!(
+        result.stats.nodes < 200_000 + 2 * CHECK_INTERVAL,
+        "{}",
+        result.stats.nodes
+    );
+}
+
+#[test]
+fn a_limit_hit_before_any_iteration_still_gives_a_move() {
+    let mut tt = TranspositionTable::new(1);
+    let limits = Limits {
+        nodes: Some(1),
+        infinite: true,
+        ..Limits::default()
+    };
+    let result = run(&mut tt, &limits);
+    let mv = result.best_move.expect("a move even when nothing finished");
+    assert!(start().is_legal(mv));
+}
+
+#[test]
+fn the_stop_flag_ends_an_infinite_search() {
+    let stop = Arc::new(AtomicBool::new(false));
+    let limits = Limits {
+        infinite: true,
+        stop: Some(Arc::clone(&stop)),
+        ..Limits::default()
+    };
+    let searcher = thread::spawn(move || {
+        let mut tt = TranspositionTable::new(16);
+        run(&mut tt, &limits)
+    });
+    thread::sleep(Duration::from_millis(200));
+    stop.store(true, Ordering::Relaxed);
+    let result = searcher.join().expect("the search thread ends");
+    assert!(result.stopped);
+    assert!(start().is_legal(result.best_move.expect("a move")));
+}
+
+#[test]
+fn a_stopped_search_leaves_the_table_consistent() {
+    // Stop a search part-way, then search the same position to a fixed depth with the same
+    // table: the value must equal that of a fresh table.
+    let mut tt = TranspositionTable::new(16);
+    let stopped = Limits {
+        nodes: Some(50_000),
+        infinite: true,
+        ..Limits::default()
+    };
+    let _ = run(&mut tt, &stopped);
+    let fixed = Limits {
+        depth: Some(7),
+        ..Limits::default()
+    };
+    let reused = run(&mut tt, &fixed);
+    let mut fresh_tt = TranspositionTable::new(16);
+    let fresh = run(&mut fresh_tt, &fixed);
+    assert_eq!(reused.score, fresh.score);
+}
