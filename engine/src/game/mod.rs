@@ -81,6 +81,24 @@ pub enum GameError {
     },
 }
 
+/// Splits a position text into its two fields, the board and the side to move;
+/// `expected` describes the form for the error message.
+///
+/// # Errors
+/// [`GameError::MalformedPosition`] when there are not exactly two fields.
+pub(crate) fn board_and_side<'t>(
+    text: &'t str,
+    expected: &str,
+) -> Result<(&'t str, &'t str), GameError> {
+    let mut fields = text.split_whitespace();
+    match (fields.next(), fields.next(), fields.next()) {
+        (Some(board), Some(side), None) => Ok((board, side)),
+        _ => Err(GameError::MalformedPosition(format!(
+            "expected '{expected}', got '{text}'"
+        ))),
+    }
+}
+
 /// A move of some game: a small value that also packs into a byte for the transposition table.
 pub trait GameMove: Copy + Eq + Hash + Debug + Display + Send + Sync + 'static {
     /// The move as a byte (stable within a game, used by the transposition table).

@@ -4,7 +4,7 @@ use std::fmt;
 
 use super::rules::{EndRule, KalahRules};
 use crate::game::zobrist;
-use crate::game::{Game, GameError, GameId, GameMove, MoveList, Side, Start};
+use crate::game::{Game, GameError, GameId, GameMove, MoveList, Side, Start, board_and_side};
 
 /// A move: the pit number 1..=P, counted in sowing order from the mover's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -90,12 +90,8 @@ impl Kalah {
     pub fn parse(rules: KalahRules, text: &str) -> Result<Kalah, GameError> {
         let malformed = |why: String| GameError::MalformedPosition(why);
         let len = 2 * usize::from(rules.pits) + 2;
-        let mut fields = text.split_whitespace();
-        let (Some(counts), Some(side), None) = (fields.next(), fields.next(), fields.next()) else {
-            return Err(malformed(format!(
-                "expected '<{len} comma-separated counts> <S|N>', got '{text}'"
-            )));
-        };
+        let (counts, side) =
+            board_and_side(text, &format!("<{len} comma-separated counts> <S|N>"))?;
         let side = match side {
             "S" | "s" => Side::First,
             "N" | "n" => Side::Second,

@@ -5,7 +5,7 @@ use std::fmt;
 use super::geometry::{Geometry, squares};
 use super::movegen::{flips, legal_moves};
 use crate::game::zobrist;
-use crate::game::{Game, GameError, GameId, GameMove, MoveList, Side, Start};
+use crate::game::{Game, GameError, GameId, GameMove, MoveList, Side, Start, board_and_side};
 
 /// A move: a square index (row * 8 + column) or the pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -138,13 +138,8 @@ impl Othello {
     /// [`GameError::MalformedPosition`] saying what is wrong.
     pub fn parse(geometry: Geometry, text: &str) -> Result<Othello, GameError> {
         let malformed = |why: String| GameError::MalformedPosition(why);
-        let mut fields = text.split_whitespace();
-        let (Some(board), Some(side), None) = (fields.next(), fields.next(), fields.next()) else {
-            return Err(malformed(format!(
-                "expected '<{} squares> <X|O>', got '{text}'",
-                geometry.squares()
-            )));
-        };
+        let (board, side) =
+            board_and_side(text, &format!("<{} squares> <X|O>", geometry.squares()))?;
         let side = match side {
             "X" | "x" | "*" | "B" | "b" => Side::First,
             "O" | "o" | "W" | "w" => Side::Second,
