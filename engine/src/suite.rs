@@ -5,6 +5,7 @@
 //! ```text
 //! <id> <64 squares> <X|O> <score> <best,moves>      (engine/data/ffo40-59.txt)
 //! <64 squares> <X|O>; <move>:<score>; ...           (OBF, as open Othello engines ship)
+//! <64 squares> <X|O>                                 (a position with no known score)
 //! ```
 
 use thiserror::Error;
@@ -50,7 +51,7 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuitePosition>, SuiteError> {
             line: index + 1,
             reason,
         };
-        let parsed = if line.contains(';') {
+        let parsed = if line.contains(';') || line.split_whitespace().count() == 2 {
             parse_obf(line, index + 1)
         } else {
             parse_plain(line)
@@ -151,5 +152,7 @@ mod tests {
         assert_eq!(parse_suite("# c\n\n40 XO X").unwrap_err().line, 3);
         assert!(parse_suite("1 ---- X +2 a1").is_err());
         assert!(parse_suite("-------- X; A1").is_err());
+        let bare = parse_suite(&format!("{} X", "-".repeat(64))).unwrap();
+        assert_eq!(bare[0].score, None);
     }
 }
