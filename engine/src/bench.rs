@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::game::GameId;
-use crate::game::othello::Othello;
+use crate::game::othello::{Othello, OthelloMove};
 use crate::search::{Goal, Limits, SearchParams, SearchResult, TranspositionTable, search};
 use crate::with_position;
 
@@ -119,10 +119,7 @@ fn summary<M: std::fmt::Display>(r: &SearchResult<M>) -> (i32, String, u64, Dura
 
 /// Solves an 8x8 position exactly with the default search.
 #[must_use]
-pub fn solve_exact(
-    position: &Othello,
-    tt: &mut TranspositionTable,
-) -> SearchResult<<Othello as crate::game::Game>::Move> {
+pub fn solve_exact(position: &Othello, tt: &mut TranspositionTable) -> SearchResult<OthelloMove> {
     let limits = Limits {
         goal: Goal::Exact,
         ..Limits::default()

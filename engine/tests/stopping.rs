@@ -9,7 +9,8 @@ use std::time::Duration;
 use engine::game::othello::{Geometry, Othello, OthelloMove};
 use engine::game::{Game, Start};
 use engine::search::{
-    CHECK_INTERVAL, Limits, SearchParams, SearchResult, TranspositionTable, search,
+    Algorithm, Bound, CHECK_INTERVAL, Limits, Proof, SearchParams, SearchResult,
+    TranspositionTable, search,
 };
 
 fn start() -> Othello {
@@ -94,4 +95,47 @@ fn a_stopped_search_leaves_the_table_consistent() {
     let mut fresh_tt = TranspositionTable::new(16);
     let fresh = run(&mut fresh_tt, &fixed);
     assert_eq!(reused.score, fresh.score);
+}
+
+#[test]
+fn a_better_move_proven_in_the_stopped_iteration_is_played() {
+    // Fail-soft searches of a middle-game position with a sweep of node limits: whenever the
+    // result differs from the last completed iteration, it is a move that beat the previous
+    // best at the next depth.
+    let position = Othello::parse(
+        Geometry::Board8x8,
+        "--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X",
+    )
+    .unwrap();
+    let mut salvaged = 0;
+    for limit in (1_000..300_000).step_by(4_500) {
+        let mut tt = TranspositionTable::new(4);
+        let params = SearchParams {
+            algorithm: Algorithm::NegaAlpha,
+            ..SearchParams::default()
+        };
+        let limits = Limits {
+            nodes: Some(limit),
+            infinite: true,
+            ..Limits::default()
+        };
+        let result = search(&position, &mut tt, &params, &limits, &mut |_| {});
+        let mv = result.best_move.expect("a move");
+        assert!(position.is_legal(mv));
+        assert_eq!(result.pv.first(), Some(&mv));
+        let Some(last) = result.iterations.last() else {
+            continue;
+        };
+        if mv == last.best_move {
+            assert_eq!(result.score, last.score, "limit {limit}");
+        } else {
+            salvaged += 1;
+            assert_eq!(result.score.bound, Bound::Lower, "limit {limit}");
+            assert_eq!(result.score.proof, Proof::Heuristic, "limit {limit}");
+        }
+    }
+    assert!(
+        salvaged > 0,
+        "no stopped iteration ever displaced its first move"
+    );
 }

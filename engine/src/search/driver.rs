@@ -106,6 +106,7 @@ pub fn search<G: Searchable>(
         _ => position.evaluate(),
     });
     let mut iterations: Vec<Iteration<G::Move>> = Vec::new();
+    let mut better = None;
     for &depth in &plan.depths {
         let before = s.stats.clone();
         let (floor, ceiling) = plan.window(position, depth);
@@ -123,6 +124,10 @@ pub fn search<G: Searchable>(
             s.root(position, &mut moves, depth, floor, ceiling)
         };
         if s.stopped {
+            if outcome.displaced_first {
+                // Searched to the end before the stop, this move beat the previous best.
+                better = Some(outcome);
+            }
             break;
         }
         let proven = s.stats.heuristic_leaves == before.heuristic_leaves;
@@ -166,9 +171,18 @@ pub fn search<G: Searchable>(
         }
     }
     let time = s.clock.elapsed();
-    let (best_move, score, pv) = match iterations.last() {
-        Some(it) => (it.best_move, it.score, it.pv.clone()),
-        None => (
+    let (best_move, score, pv) = match (better, iterations.last()) {
+        (Some(b), _) => (
+            b.best_move,
+            Score {
+                value: b.value,
+                bound: Bound::Lower,
+                proof: Proof::Heuristic,
+            },
+            s.table_line(position, b.best_move, DEPTH_TO_END),
+        ),
+        (None, Some(it)) => (it.best_move, it.score, it.pv.clone()),
+        (None, None) => (
             moves[0],
             Score {
                 value: guess,

@@ -224,6 +224,8 @@ pub struct SearchResult<M> {
     /// The move to play; `None` only when the game is over.
     pub best_move: Option<M>,
     /// The score of the last completed iteration (the final score when the game is over).
+    /// When a stopped iteration had proven a root move better than the previous best, that
+    /// move is returned instead, with its value as a heuristic lower bound.
     pub score: Score,
     /// The principal variation.
     pub pv: Vec<M>,

@@ -13,6 +13,9 @@ pub(crate) struct RootOutcome<M> {
     pub value: i32,
     /// The move with that value.
     pub best_move: M,
+    /// A move after the first one was searched to the end and beat it: even if the search
+    /// was stopped, that move is proven better than the first (the previous best).
+    pub displaced_first: bool,
 }
 
 impl<G: Searchable> Searcher<'_, G> {
@@ -32,6 +35,7 @@ impl<G: Searchable> Searcher<'_, G> {
         let mut best = RootOutcome {
             value: -INFINITY,
             best_move: moves[0],
+            displaced_first: false,
         };
         let mut best_index = 0;
         for (i, &mv) in moves.iter().enumerate() {
@@ -54,6 +58,7 @@ impl<G: Searchable> Searcher<'_, G> {
                 best = RootOutcome {
                     value: v,
                     best_move: mv,
+                    displaced_first: i > 0,
                 };
                 best_index = i;
                 if v >= beta {
@@ -101,6 +106,7 @@ impl<G: Searchable> Searcher<'_, G> {
         let mut outcome = RootOutcome {
             value: g,
             best_move: moves[0],
+            displaced_first: false,
         };
         let mut failed_high = false;
         while lower < upper && lower < ceiling && upper > floor {
