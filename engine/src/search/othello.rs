@@ -27,10 +27,25 @@ enum SquareClass {
     XSquare,
 }
 
-/// The static priority (lower first) of each square of `geometry`.
-pub(crate) fn square_priority(geometry: Geometry) -> &'static [u8; 64] {
-    static TABLES: OnceLock<Vec<[u8; 64]>> = OnceLock::new();
-    let tables = TABLES.get_or_init(|| Geometry::ALL.iter().map(|&g| priority_table(g)).collect());
+/// Per-geometry data for move ordering, computed once.
+struct OrderTables {
+    /// The static priority (lower first) of each square.
+    priority: [u8; 64],
+    /// The corners (unflippable squares).
+    corners: u64,
+}
+
+fn order_tables(geometry: Geometry) -> &'static OrderTables {
+    static TABLES: OnceLock<Vec<OrderTables>> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        Geometry::ALL
+            .iter()
+            .map(|&g| OrderTables {
+                priority: priority_table(g),
+                corners: g.corners(),
+            })
+            .collect()
+    });
     let index = Geometry::ALL
         .iter()
         .position(|&g| g == geometry)
@@ -79,20 +94,20 @@ impl Searchable for Othello {
         if moves.len() < 2 {
             return;
         }
-        let priority = square_priority(self.geometry());
+        let OrderTables { priority, corners } = order_tables(self.geometry());
         let static_key = |mv: OthelloMove| {
             mv.index()
                 .map_or(u32::from(u8::MAX), |sq| u32::from(priority[sq as usize]))
         };
         let fastest_first = depth >= FASTEST_FIRST_DEPTH;
         let (me, opp, empty) = (self.me(), self.opp(), self.empty());
-        let corners = self.geometry().corners();
         let mut keyed: ArrayVec<(u32, OthelloMove), MAX_MOVES> = moves
             .iter()
             .map(|&mv| {
                 let mut key = static_key(mv);
                 if let (true, Some(sq)) = (fastest_first, mv.index()) {
-                    // Fewest opponent replies first (then the static order).
+                    // Fewest opponent replies first, a corner reply counting twice;
+                    // then the static order.
                     let flipped = flips(sq, me, opp);
                     let placed = 1u64 << sq;
                     let replies =
@@ -129,7 +144,7 @@ mod tests {
 
     #[test]
     fn corners_first_x_squares_last() {
-        let p = square_priority(Geometry::Board8x8);
+        let p = &order_tables(Geometry::Board8x8).priority;
         assert_eq!(p[0], SquareClass::Corner as u8);
         assert_eq!(p[9], SquareClass::XSquare as u8);
         assert_eq!(p[1], SquareClass::NextToCorner as u8);
