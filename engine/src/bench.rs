@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::game::GameId;
 use crate::game::othello::{Othello, OthelloMove};
-use crate::search::{Goal, Limits, SearchParams, SearchResult, TranspositionTable, search};
+use crate::search::{Limits, SearchParams, SearchResult, TranspositionTable, search};
 use crate::with_position;
 
 /// Table size for every bench search, so the node counts are the same everywhere.
@@ -85,15 +85,7 @@ pub fn run_case(case: &BenchCase, tt: &mut TranspositionTable) -> BenchLine {
     let game: GameId = case.game.parse().expect("bench game id");
     let position = game.position(case.position).expect("bench position");
     tt.clear();
-    let limits = Limits {
-        goal: if case.depth.is_some() {
-            Goal::Heuristic
-        } else {
-            Goal::Exact
-        },
-        depth: case.depth,
-        ..Limits::default()
-    };
+    let limits = Limits::depth_or_exact(case.depth);
     let params = SearchParams::default();
     let (score, best_move, nodes, time) =
         with_position!(position, p => summary(&search(&p, tt, &params, &limits, &mut |_| {})));
@@ -120,9 +112,6 @@ fn summary<M: std::fmt::Display>(r: &SearchResult<M>) -> (i32, String, u64, Dura
 /// Solves an 8x8 position exactly with the default search.
 #[must_use]
 pub fn solve_exact(position: &Othello, tt: &mut TranspositionTable) -> SearchResult<OthelloMove> {
-    let limits = Limits {
-        goal: Goal::Exact,
-        ..Limits::default()
-    };
+    let limits = Limits::depth_or_exact(None);
     search(position, tt, &SearchParams::default(), &limits, &mut |_| {})
 }

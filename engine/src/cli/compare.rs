@@ -7,7 +7,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use engine::game::{AnyPosition, GameId};
 use engine::search::{
-    Algorithm, Goal, Limits, SearchParams, Searchable, Thresholds, TranspositionTable, search,
+    Algorithm, Limits, SearchParams, Searchable, Thresholds, TranspositionTable, search,
 };
 use engine::with_position;
 
@@ -109,14 +109,8 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
                 },
             };
             let limits = Limits {
-                goal: if depth.is_some() {
-                    Goal::Heuristic
-                } else {
-                    Goal::Exact
-                },
-                depth,
                 nodes: Some(args.max_nodes),
-                ..Limits::default()
+                ..Limits::depth_or_exact(depth)
             };
             tt.clear();
             let row = with_position!(position, p => run_row(&p, &mut tt, &params, &limits));

@@ -34,6 +34,22 @@ pub struct Limits {
     pub stop: Option<Arc<AtomicBool>>,
 }
 
+impl Limits {
+    /// A heuristic search to `depth`, or with `None` an exact solve to the end of the game.
+    #[must_use]
+    pub fn depth_or_exact(depth: Option<u32>) -> Limits {
+        Limits {
+            goal: if depth.is_some() {
+                Goal::Heuristic
+            } else {
+                Goal::Exact
+            },
+            depth,
+            ..Limits::default()
+        }
+    }
+}
+
 /// Nodes between two checks of the clock and the stop flag.
 pub const CHECK_INTERVAL: u64 = 1024;
 

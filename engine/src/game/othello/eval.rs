@@ -87,8 +87,8 @@ pub fn stable_discs(geometry: Geometry, discs: u64, filled: u64) -> u64 {
 /// lies inside `filled`.
 fn full_lines(filled: u64) -> [u64; 4] {
     Shift::LINES.map(|(a, b)| {
+        // Squares from which every square in the direction opposite to `back` is filled.
         let reach = |back: Shift| {
-            // Squares from which every square in direction `dir` is filled.
             let mut ok = filled & !back.apply(!0);
             for _ in 0..7 {
                 ok |= filled & back.apply(ok);
