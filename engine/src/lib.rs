@@ -5,4 +5,5 @@ pub mod bench;
 pub mod game;
 pub mod perft;
 pub mod search;
+pub mod server;
 pub mod suite;

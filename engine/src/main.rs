@@ -1,4 +1,4 @@
-//! The `engine` command line: perft, solve, compare, bench.
+//! The `engine` command line: the protocol server, perft, solve, compare, bench.
 
 mod cli;
 

@@ -1,4 +1,4 @@
-//! Command-line parsing and the subcommands.
+//! Command-line parsing and the subcommands; with none, the protocol server.
 
 mod bench;
 mod compare;
@@ -6,14 +6,45 @@ mod perft;
 mod report;
 mod solve;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
+use engine::server::{self, ServerConfig};
 
 /// Game-search engine for Othello and Kalah.
+///
+/// With no command it serves the protocol of PROTOCOL.md on stdin/stdout, or with
+/// --listen over TCP.
 #[derive(Debug, Parser)]
-#[command(name = "engine", version, about)]
+#[command(
+    name = "engine",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    #[command(flatten)]
+    server: ServerArgs,
+}
+
+/// Options of the protocol server.
+#[derive(Debug, Args)]
+struct ServerArgs {
+    /// Serve TCP on this address (`host:port`; a port alone binds 127.0.0.1).
+    #[arg(long, value_name = "ADDR")]
+    listen: Option<String>,
+    /// Most TCP clients served at once.
+    #[arg(long, default_value_t = ServerConfig::default().max_connections)]
+    max_connections: usize,
+    /// Longest accepted input line, in bytes.
+    #[arg(long, default_value_t = ServerConfig::default().max_line_bytes)]
+    max_line_bytes: usize,
+    /// Total MiB of transposition tables over all sessions (also the largest Hash).
+    #[arg(long, value_name = "MIB", default_value_t = ServerConfig::default().table_memory_mib)]
+    table_memory: usize,
+    /// A new session's table size (option Hash) in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = ServerConfig::default().hash_mib)]
+    hash: usize,
 }
 
 #[derive(Debug, Subcommand)]
@@ -34,9 +65,40 @@ enum Command {
 /// Any failure of the command, with a one-line reason.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::Perft(args) => perft::run(&args),
-        Command::Solve(args) => solve::run(&args),
-        Command::Compare(args) => compare::run(&args),
-        Command::Bench(args) => bench::run(&args),
+        Some(Command::Perft(args)) => perft::run(&args),
+        Some(Command::Solve(args)) => solve::run(&args),
+        Some(Command::Compare(args)) => compare::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
+        None => serve(&cli.server),
+    }
+}
+
+fn serve(args: &ServerArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        args.max_connections >= 1,
+        "--max-connections must be at least 1"
+    );
+    anyhow::ensure!(
+        args.max_line_bytes >= 64,
+        "--max-line-bytes must be at least 64"
+    );
+    anyhow::ensure!(
+        args.table_memory >= 1,
+        "--table-memory must be at least 1 MiB"
+    );
+    anyhow::ensure!(
+        (1..=args.table_memory).contains(&args.hash),
+        "--hash must be between 1 and --table-memory ({} MiB)",
+        args.table_memory
+    );
+    let config = ServerConfig {
+        max_line_bytes: args.max_line_bytes,
+        max_connections: args.max_connections,
+        table_memory_mib: args.table_memory,
+        hash_mib: args.hash,
+    };
+    match &args.listen {
+        Some(addr) => server::serve_tcp(addr, config),
+        None => server::serve_stdio(config),
     }
 }

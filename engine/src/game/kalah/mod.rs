@@ -4,4 +4,4 @@ pub(crate) mod position;
 mod rules;
 
 pub use position::{Kalah, KalahMove};
-pub use rules::{EndRule, KalahRules};
+pub use rules::{EndRule, KalahRules, MAX_PITS, MAX_SEEDS};

@@ -1,0 +1,242 @@
+//! The protocol server: one session per client, on stdin/stdout or over TCP.
+//!
+//! Each session reads lines on the async runtime (tokio), answers what needs no search at
+//! once (`isready`, errors), and hands searches to its own search thread by channel
+//! (see [`worker`]); output from both goes through one queue to the client. Lines longer
+//! than [`ServerConfig::max_line_bytes`] are refused, at most
+//! [`ServerConfig::max_connections`] clients are served at once, and all sessions' tables
+//! together stay within [`ServerConfig::table_memory_mib`].
+
+mod handshake;
+mod lines;
+mod options;
+mod pool;
+mod session;
+mod timing;
+mod worker;
+
+pub use handshake::ENGINE_NAME;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use anyhow::Context;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, mpsc};
+
+use lines::{Line, LineReader};
+use pool::TablePool;
+use session::{Ending, Flow, Session};
+
+/// Limits and defaults of a server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerConfig {
+    /// Longest accepted input line in bytes; longer lines are refused with an error.
+    pub max_line_bytes: usize,
+    /// Most TCP clients served at once; more are told so and disconnected.
+    pub max_connections: usize,
+    /// Total MiB of transposition tables over all sessions (also the largest `Hash`).
+    pub table_memory_mib: usize,
+    /// A new session's `Hash` in MiB.
+    pub hash_mib: usize,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            max_line_bytes: 65_536,
+            max_connections: 64,
+            table_memory_mib: 4096,
+            hash_mib: 64,
+        }
+    }
+}
+
+/// What every session of a server shares.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    config: ServerConfig,
+    pool: Arc<TablePool>,
+}
+
+/// Output lines a session may queue before its search waits for the client to read.
+const OUTPUT_QUEUE: usize = 4096;
+
+/// Serves one session on stdin/stdout until `quit` or the end of input (a search still
+/// running then is finished first, unless it is `go infinite`).
+///
+/// # Errors
+/// When the runtime cannot be started.
+pub fn serve_stdio(config: ServerConfig) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let shared = shared(config);
+    runtime.block_on(run_session(
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+        shared,
+        Ending::Drain,
+    ));
+    // Tokio reads stdin with a blocking read that cannot be cancelled: do not wait for it.
+    runtime.shutdown_background();
+    Ok(())
+}
+
+/// Serves TCP clients on `addr` (`port` alone binds loopback) until the process ends.
+/// Prints `listening <address>` on stdout once bound.
+///
+/// # Errors
+/// When the address cannot be read or bound.
+pub fn serve_tcp(addr: &str, config: ServerConfig) -> anyhow::Result<()> {
+    let addr = listen_address(addr)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async move {
+        let listener = TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("cannot listen on {addr}"))?;
+        let bound = listener.local_addr()?;
+        println!("listening {bound}");
+        tracing::info!(%bound, "listening");
+        let connections = Arc::new(Semaphore::new(config.max_connections));
+        let max_connections = config.max_connections;
+        let shared = shared(config);
+        loop {
+            let (stream, peer) = match listener.accept().await {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    // Out of file descriptors and the like: wait rather than spin.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            // Lines are small and answers should leave at once.
+            let _ = stream.set_nodelay(true);
+            let Ok(permit) = Arc::clone(&connections).try_acquire_owned() else {
+                tracing::warn!(%peer, "refused: too many connections");
+                tokio::spawn(refuse(stream, max_connections));
+                continue;
+            };
+            let shared = Arc::clone(&shared);
+            tokio::spawn(async move {
+                tracing::info!(%peer, "connected");
+                let (reader, writer) = stream.into_split();
+                run_session(reader, writer, Arc::clone(&shared), Ending::Stop).await;
+                let tables = shared.pool.used_mib();
+                tracing::info!(%peer, tables_mib = tables, "disconnected");
+                drop(permit);
+            });
+        }
+    })
+}
+
+fn shared(config: ServerConfig) -> Arc<Shared> {
+    Arc::new(Shared {
+        pool: TablePool::new(config.table_memory_mib),
+        config,
+    })
+}
+
+/// `7000` means `127.0.0.1:7000`; anything else must be `host:port`.
+fn listen_address(addr: &str) -> anyhow::Result<SocketAddr> {
+    if let Ok(port) = addr.parse::<u16>() {
+        return Ok(SocketAddr::from(([127, 0, 0, 1], port)));
+    }
+    use std::net::ToSocketAddrs;
+    addr.to_socket_addrs()
+        .with_context(|| format!("bad listen address '{addr}' (expected host:port or a port)"))?
+        .next()
+        .with_context(|| format!("listen address '{addr}' resolves to nothing"))
+}
+
+async fn refuse(mut stream: tokio::net::TcpStream, limit: usize) {
+    let line = format!("error too many connections (the limit is {limit}); try again later\n");
+    // The client may be gone already; there is nothing else to do for it.
+    let _ = stream.write_all(line.as_bytes()).await;
+    let _ = stream.shutdown().await;
+}
+
+async fn run_session<R, W>(reader: R, writer: W, shared: Arc<Shared>, at_end_of_input: Ending)
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    let (out, queue) = mpsc::channel(OUTPUT_QUEUE);
+    let writer = tokio::spawn(write_lines(writer, queue));
+    let max_line = shared.config.max_line_bytes;
+    match Session::new(out.clone(), shared) {
+        Ok(mut session) => {
+            let mut lines = LineReader::new(BufReader::new(reader), max_line);
+            let ending = loop {
+                match lines.next().await {
+                    Ok(Some(Line::Text(text))) => {
+                        if session.handle_line(&text).await == Flow::Quit {
+                            break Ending::Stop;
+                        }
+                    }
+                    Ok(Some(Line::TooLong)) => {
+                        session
+                            .error(format!("line too long: the limit is {max_line} bytes"))
+                            .await;
+                    }
+                    Ok(Some(Line::NotUtf8)) => session.error("line is not valid UTF-8").await,
+                    Ok(None) => break at_end_of_input,
+                    Err(e) => {
+                        tracing::debug!(error = %e, "read failed");
+                        break Ending::Stop;
+                    }
+                }
+            };
+            session.finish(ending).await;
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "cannot start a search thread");
+            let _ = out
+                .send(format!("error cannot start a search thread: {e}"))
+                .await;
+        }
+    }
+    drop(out);
+    // The writer ends once every queued line is written (or the client is gone).
+    let _ = writer.await;
+}
+
+async fn write_lines<W: AsyncWrite + Unpin>(mut writer: W, mut queue: mpsc::Receiver<String>) {
+    while let Some(line) = queue.recv().await {
+        let mut batch = line;
+        batch.push('\n');
+        while let Ok(more) = queue.try_recv() {
+            batch.push_str(&more);
+            batch.push('\n');
+        }
+        if writer.write_all(batch.as_bytes()).await.is_err() || writer.flush().await.is_err() {
+            return;
+        }
+    }
+    // Tell a TCP client that nothing more comes; the client may be gone already.
+    let _ = writer.shutdown().await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bare_port_binds_loopback() {
+        assert_eq!(
+            listen_address("7000").unwrap(),
+            "127.0.0.1:7000".parse().unwrap()
+        );
+        assert_eq!(
+            listen_address("0.0.0.0:7000").unwrap(),
+            "0.0.0.0:7000".parse().unwrap()
+        );
+        assert!(listen_address("nowhere").is_err());
+    }
+}
