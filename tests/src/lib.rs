@@ -1,1 +1,165 @@
-//! End-to-end tests live in `tests/`; this crate has no library code of its own.
+//! Helpers for the end-to-end tests: find the `engine` binary, run it as a stdio engine or
+//! a TCP server, read its memory use, and make reproducible test positions.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use engine::game::{AnyPosition, GameId, Start};
+use protocol::{Client, Endpoint};
+
+/// How long any single answer may take before a test fails (generous: CI machines are
+/// shared and slow; nothing here should come near it).
+pub const PATIENCE: Duration = Duration::from_secs(30);
+
+/// The `engine` binary of this build: `ENGINE_BIN`, or the one next to the test's own
+/// directory (`target/<profile>/engine`, built by `cargo test --workspace`).
+///
+/// # Panics
+/// When it is not there, with the command that builds it.
+#[must_use]
+pub fn engine_binary() -> PathBuf {
+    if let Some(path) = std::env::var_os("ENGINE_BIN") {
+        return path.into();
+    }
+    let exe = std::env::current_exe().expect("the test knows its own path");
+    let profile_dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("tests run from target/<profile>/deps");
+    let path = profile_dir.join("engine");
+    assert!(
+        path.exists(),
+        "{} is missing: run `cargo build -p engine` with the same profile, or use `cargo test --workspace`",
+        path.display()
+    );
+    path
+}
+
+/// The endpoint that runs the engine binary with `args` over stdin/stdout.
+#[must_use]
+pub fn stdio_endpoint(args: &[&str]) -> Endpoint {
+    let mut words = vec![engine_binary().display().to_string()];
+    words.extend(args.iter().map(ToString::to_string));
+    Endpoint::Command(words)
+}
+
+/// Starts the engine binary on stdin/stdout.
+///
+/// # Panics
+/// When it cannot be started.
+#[must_use]
+pub fn stdio_engine(args: &[&str]) -> Client {
+    Client::start(&stdio_endpoint(args), None).expect("the engine starts")
+}
+
+/// An `engine --listen` process on a free loopback port, killed when dropped.
+#[derive(Debug)]
+pub struct TcpServer {
+    child: Child,
+    /// Where it listens (`host:port`).
+    pub addr: String,
+}
+
+impl TcpServer {
+    /// Starts a server with extra arguments (limits) on a port the system picks.
+    ///
+    /// # Panics
+    /// When it does not start or does not say where it listens.
+    #[must_use]
+    pub fn start(args: &[&str]) -> TcpServer {
+        let mut child = Command::new(engine_binary())
+            .args(["--listen", "127.0.0.1:0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server starts");
+        let stdout = child.stdout.take().expect("stdout was piped");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("the server prints its address");
+        let addr = line
+            .trim()
+            .strip_prefix("listening ")
+            .unwrap_or_else(|| panic!("expected 'listening <addr>', got '{line}'"))
+            .to_string();
+        TcpServer { child, addr }
+    }
+
+    /// The endpoint of this server.
+    #[must_use]
+    pub fn endpoint(&self) -> Endpoint {
+        Endpoint::Tcp(self.addr.clone())
+    }
+
+    /// A new client connection.
+    ///
+    /// # Panics
+    /// When the connection fails.
+    #[must_use]
+    pub fn connect(&self) -> Client {
+        Client::start(&self.endpoint(), None).expect("the client connects")
+    }
+
+    /// The server's resident memory in KiB (from `/proc`).
+    #[must_use]
+    pub fn resident_kib(&self) -> u64 {
+        resident_kib(self.child.id())
+    }
+
+    /// True while the server process runs.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+impl Drop for TcpServer {
+    fn drop(&mut self) {
+        // The server may have died already (the test then fails on its own).
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Resident memory of a process in KiB.
+///
+/// # Panics
+/// When `/proc/<pid>/status` cannot be read.
+#[must_use]
+pub fn resident_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc is readable");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmRSS in /proc/<pid>/status")
+}
+
+/// A reproducible position of `game`: `plies` moves from the start, chosen by `seed`.
+///
+/// # Panics
+/// When `game` is not a game id.
+#[must_use]
+pub fn test_position(game: &str, seed: u64, plies: usize) -> (AnyPosition, Vec<String>) {
+    let id: GameId = game.parse().expect("a game id");
+    let mut position = id.start(Start::Standard).expect("a standard start");
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        let legal = position.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        // xorshift64: enough to spread the choices.
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let mv = &legal[(state % legal.len() as u64) as usize];
+        position = position.play_text(mv).expect("a legal move");
+        moves.push(mv.clone());
+    }
+    (position, moves)
+}

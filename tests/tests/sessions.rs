@@ -1,0 +1,493 @@
+//! Protocol sessions against the real binary, each scenario over a stdin/stdout pipe and
+//! over TCP: handshake, searches checked against the library, stop, isready during a
+//! search, every kind of bad input, and the session still working afterwards.
+
+use std::time::{Duration, Instant};
+
+use e2e_tests::{PATIENCE, TcpServer, stdio_engine, test_position};
+use engine::game::AnyPosition;
+use engine::search::{self, Limits, SearchParams, TranspositionTable};
+use engine::with_position;
+use protocol::{
+    Algorithm, Client, ClientError, Command, Depth, Go, Message, OptionKind, PositionStart, Proof,
+};
+
+/// Runs a scenario over both transports.
+macro_rules! both_transports {
+    ($($name:ident),* $(,)?) => {
+        mod stdio {
+            $(
+                #[test]
+                fn $name() {
+                    super::$name(&mut e2e_tests::stdio_engine(&["--table-memory", "512"]));
+                }
+            )*
+        }
+        mod tcp {
+            $(
+                #[test]
+                fn $name() {
+                    let server = e2e_tests::TcpServer::start(&["--table-memory", "512"]);
+                    super::$name(&mut server.connect());
+                }
+            )*
+        }
+    };
+}
+
+both_transports!(
+    handshake_describes_the_engine,
+    searches_agree_with_the_library,
+    every_algorithm_finds_the_negamax_value,
+    mtdf_pass_lines_show_the_bounds_converging,
+    stop_ends_an_infinite_search_and_isready_answers_during_it,
+    every_bad_input_is_answered_and_the_session_goes_on,
+    newgame_makes_a_search_repeat_exactly,
+    position_during_a_search_stops_it_first,
+    a_finished_game_gets_bestmove_none,
+    kalah_and_clock_searches,
+);
+
+fn position_command(game: &str, moves: &[String]) -> Command {
+    Command::Position {
+        game: game.into(),
+        start: PositionStart::StartPos,
+        moves: moves.to_vec(),
+    }
+}
+
+fn go(depth: u32, id: &str) -> Go {
+    Go {
+        depth: Some(depth),
+        id: Some(id.into()),
+        ..Go::default()
+    }
+}
+
+/// What our library finds at `depth` with a fresh table of the session's default size.
+fn library_search(position: &AnyPosition, depth: u32, params: &SearchParams) -> (String, i32, u64) {
+    let mut tt = TranspositionTable::new(64);
+    with_position!(position, p => {
+        let r = search::search(p, &mut tt, params, &Limits::depth_or_exact(Some(depth)), &mut |_| {});
+        (r.best_move.map(|m| m.to_string()).unwrap_or_default(), r.score.value, r.stats.nodes)
+    })
+}
+
+/// Sends a line and expects exactly one `error` before the `readyok` of a sync.
+fn expect_error(client: &mut Client, line: &[u8], reason_contains: &str) {
+    client.send_bytes(line).unwrap();
+    client.send_line("isready").unwrap();
+    match client.next_message(PATIENCE).unwrap() {
+        Message::Error(reason) => assert!(
+            reason.contains(reason_contains),
+            "{}: '{reason}' should mention '{reason_contains}'",
+            String::from_utf8_lossy(line)
+        ),
+        other => panic!(
+            "{}: expected an error, got '{other}'",
+            String::from_utf8_lossy(line)
+        ),
+    }
+    assert_eq!(client.next_message(PATIENCE).unwrap(), Message::ReadyOk);
+}
+
+fn handshake_describes_the_engine(client: &mut Client) {
+    let hs = client.handshake(PATIENCE).unwrap();
+    assert_eq!(hs.name, engine::server::ENGINE_NAME);
+    assert_eq!(hs.protocol, protocol::PROTOCOL_VERSION);
+    assert!(!hs.version.is_empty());
+    for game in [
+        "othello8x8",
+        "othello6x6",
+        "othello4x4",
+        "othello4x6",
+        "octagon",
+    ] {
+        assert!(hs.games.iter().any(|(id, _)| id == game), "{game}");
+    }
+    let kalah = hs
+        .games
+        .iter()
+        .filter(|(id, _)| id.starts_with("kalah"))
+        .count();
+    assert_eq!(kalah, 36);
+    assert_eq!(hs.algorithms, Algorithm::ALL.to_vec());
+    let hash = hs.options.iter().find(|o| o.name == "Hash").unwrap();
+    assert!(matches!(
+        hash.kind,
+        OptionKind::Spin {
+            default: 64,
+            min: 1,
+            max: 512
+        }
+    ));
+    for name in [
+        "MidDepth",
+        "WldEmpties",
+        "ExactEmpties",
+        "SolverEmpties",
+        "PassInfo",
+    ] {
+        assert!(hs.options.iter().any(|o| o.name == name), "{name}");
+    }
+    client.send_line("hello 2").unwrap();
+    match client.next_message(PATIENCE).unwrap() {
+        Message::Error(reason) => assert!(reason.contains("unsupported protocol version 2")),
+        other => panic!("expected an error, got '{other}'"),
+    }
+}
+
+fn searches_agree_with_the_library(client: &mut Client) {
+    for seed in 0..4 {
+        let (position, moves) = test_position("othello8x8", seed, 12);
+        client.command(&Command::NewGame, PATIENCE).unwrap();
+        client
+            .command(&position_command("othello8x8", &moves), PATIENCE)
+            .unwrap();
+        let outcome = client
+            .search(&go(5, &format!("s{seed}")), PATIENCE)
+            .unwrap();
+        let (best, value, nodes) = library_search(&position, 5, &SearchParams::default());
+        assert_eq!(outcome.best.mv.as_deref(), Some(best.as_str()));
+        let last = outcome.final_info().unwrap();
+        assert_eq!(last.score.unwrap().value, value);
+        assert_eq!(last.nodes, Some(nodes), "same search, same node count");
+        assert_eq!(last.pv.first(), Some(&best));
+        let depths: Vec<Depth> = outcome.infos.iter().filter_map(|i| i.depth).collect();
+        assert_eq!(depths.first(), Some(&Depth::Plies(1)));
+        assert!(depths.contains(&Depth::Plies(5)));
+        assert!(
+            outcome
+                .infos
+                .iter()
+                .all(|i| i.id.as_deref() == Some(&*format!("s{seed}")))
+        );
+    }
+}
+
+fn every_algorithm_finds_the_negamax_value(client: &mut Client) {
+    let (position, moves) = test_position("othello6x6", 7, 8);
+    client
+        .command(&position_command("othello6x6", &moves), PATIENCE)
+        .unwrap();
+    let negamax = SearchParams {
+        algorithm: search::Algorithm::Negamax,
+        ..SearchParams::default()
+    };
+    let (_, value, _) = library_search(&position, 4, &negamax);
+    for algorithm in Algorithm::ALL {
+        let go = Go {
+            algorithm: Some(algorithm),
+            ..go(4, algorithm.name())
+        };
+        let outcome = client.search(&go, PATIENCE).unwrap();
+        let score = outcome.final_info().unwrap().score.unwrap();
+        assert_eq!(score.value, value, "{algorithm}");
+        assert!(
+            position
+                .play_text(outcome.best.mv.as_deref().unwrap())
+                .is_ok()
+        );
+    }
+}
+
+fn mtdf_pass_lines_show_the_bounds_converging(client: &mut Client) {
+    let (_, moves) = test_position("othello8x8", 3, 10);
+    client
+        .command(&position_command("othello8x8", &moves), PATIENCE)
+        .unwrap();
+    let quiet = client.search(&go(4, "quiet"), PATIENCE).unwrap();
+    assert!(quiet.infos.iter().all(|i| i.pass.is_none()));
+    client
+        .command(
+            &"setoption name PassInfo value true".parse().unwrap(),
+            PATIENCE,
+        )
+        .unwrap();
+    client.command(&Command::NewGame, PATIENCE).unwrap();
+    client
+        .command(&position_command("othello8x8", &moves), PATIENCE)
+        .unwrap();
+    let outcome = client.search(&go(4, "loud"), PATIENCE).unwrap();
+    let passes: Vec<_> = outcome.infos.iter().filter(|i| i.pass.is_some()).collect();
+    assert!(passes.len() >= 4, "at least one pass per iteration");
+    for info in &passes {
+        let pass = info.pass.unwrap();
+        let (lo, hi) = pass.interval;
+        assert!(lo <= hi && (-64..=64).contains(&lo) && (-64..=64).contains(&hi));
+        let score = info.score.unwrap();
+        assert_ne!(
+            score.bound,
+            protocol::Bound::Exact,
+            "a pass only bounds the value"
+        );
+    }
+    // The last pass of each iteration closes the interval on the iteration's score.
+    let mut closed = 0;
+    for pair in outcome.infos.windows(2) {
+        if let (Some(pass), None) = (pair[0].pass, pair[1].pass)
+            && pair[0].depth == pair[1].depth
+        {
+            let value = pair[1].score.unwrap().value;
+            assert_eq!(pass.interval, (value, value));
+            closed += 1;
+        }
+    }
+    assert_eq!(closed, 4, "one per iteration");
+    let final_score = quiet.final_info().unwrap().score;
+    assert_eq!(outcome.final_info().unwrap().score, final_score);
+}
+
+fn stop_ends_an_infinite_search_and_isready_answers_during_it(client: &mut Client) {
+    client
+        .command(&position_command("othello8x8", &[]), PATIENCE)
+        .unwrap();
+    client.send_line("go infinite id forever").unwrap();
+    // The search is running: wait for its first iteration.
+    let first = client.next_message(PATIENCE).unwrap();
+    assert!(matches!(first, Message::Info(_)), "{first}");
+    std::thread::sleep(Duration::from_millis(300));
+    client.send_line("isready").unwrap();
+    loop {
+        match client.next_message(PATIENCE).unwrap() {
+            Message::ReadyOk => break,
+            Message::Info(_) => {}
+            other => panic!("expected readyok while the search runs, got '{other}'"),
+        }
+    }
+    let stopped_at = Instant::now();
+    client.send_line("stop").unwrap();
+    let mut last_info = None;
+    let best = loop {
+        match client.next_message(PATIENCE).unwrap() {
+            Message::Info(info) => last_info = Some(info),
+            Message::BestMove(best) => break best,
+            other => panic!("unexpected '{other}'"),
+        }
+    };
+    // The protocol promises 50 ms; the benchmark measures it. A loaded test machine gets
+    // more room, but a search that ignores stop would take forever.
+    assert!(
+        stopped_at.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        stopped_at.elapsed()
+    );
+    assert_eq!(best.id.as_deref(), Some("forever"));
+    let info = last_info.expect("an info before bestmove");
+    assert!(info.score.is_some() && info.pv.first() == best.mv.as_ref());
+    // Exactly one bestmove: a second stop has nothing to stop.
+    client.send_line("stop").unwrap();
+    client.sync(PATIENCE).unwrap();
+}
+
+fn every_bad_input_is_answered_and_the_session_goes_on(client: &mut Client) {
+    expect_error(client, b"fly to the moon\n", "unknown command 'fly'");
+    expect_error(client, b"go\n", "no position");
+    expect_error(client, b"position chess startpos\n", "unknown game");
+    expect_error(client, b"position othello8x8 XXO X\n", "malformed position");
+    expect_error(client, b"position kalah6x4 parallel\n", "parallel");
+    expect_error(
+        client,
+        b"position othello8x8 startpos moves e6 e6\n",
+        "move 2",
+    );
+    expect_error(client, b"position othello8x8 startpos moves z9\n", "move 1");
+    expect_error(client, b"position othello8x8\n", "missing");
+    expect_error(client, b"setoption name Hash value lots\n", "Hash");
+    expect_error(client, b"setoption name Hash value 0\n", "Hash");
+    expect_error(
+        client,
+        b"setoption name Colour value red\n",
+        "unknown option",
+    );
+    expect_error(
+        client,
+        b"setoption name PassInfo value maybe\n",
+        "true or false",
+    );
+    expect_error(client, b"go depth 0\n", "depth");
+    expect_error(client, b"go depth -3\n", "depth");
+    expect_error(client, b"go infinite depth 3\n", "cannot be combined");
+    expect_error(client, b"go solve wld\n", "twice");
+    expect_error(client, b"go sideways\n", "unexpected 'sideways'");
+    expect_error(client, b"hello 99\n", "unsupported protocol version");
+    expect_error(client, b"isready please\n", "unexpected 'please'");
+    expect_error(client, b"bestmove e6\n", "unknown command 'bestmove'");
+    expect_error(client, b"go \xff\xfe\n", "UTF-8");
+    expect_error(
+        client,
+        &[b'x'; 70_000]
+            .iter()
+            .chain(b"\n")
+            .copied()
+            .collect::<Vec<_>>(),
+        "too long",
+    );
+    // A busy session refuses a second go and keeps the first.
+    client
+        .command(&position_command("othello8x8", &[]), PATIENCE)
+        .unwrap();
+    client.send_line("go infinite id busy").unwrap();
+    expect_error(client, b"go depth 2\n", "busy");
+    client.send_line("stop").unwrap();
+    loop {
+        if let Message::BestMove(best) = client.next_message(PATIENCE).unwrap() {
+            assert_eq!(best.id.as_deref(), Some("busy"));
+            break;
+        }
+    }
+    // Blank lines and CRLF are fine.
+    client.send_bytes(b"\r\n   \n\tisready\r\n").unwrap();
+    assert_eq!(client.next_message(PATIENCE).unwrap(), Message::ReadyOk);
+    // And the session still searches.
+    let outcome = client.search(&go(3, "after"), PATIENCE).unwrap();
+    assert!(outcome.best.mv.is_some());
+}
+
+fn newgame_makes_a_search_repeat_exactly(client: &mut Client) {
+    let (_, moves) = test_position("othello8x8", 11, 20);
+    let mut nodes = Vec::new();
+    for round in 0..2 {
+        client.command(&Command::NewGame, PATIENCE).unwrap();
+        client
+            .command(&position_command("othello8x8", &moves), PATIENCE)
+            .unwrap();
+        let outcome = client
+            .search(&go(6, &format!("r{round}")), PATIENCE)
+            .unwrap();
+        nodes.push(outcome.final_info().unwrap().nodes.unwrap());
+    }
+    assert_eq!(nodes[0], nodes[1]);
+    // newgame also forgets the position.
+    client.command(&Command::NewGame, PATIENCE).unwrap();
+    match client.search(&go(2, "none"), PATIENCE) {
+        Err(ClientError::Refused(reason)) => assert!(reason.contains("no position")),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+fn position_during_a_search_stops_it_first(client: &mut Client) {
+    client
+        .command(&position_command("othello8x8", &[]), PATIENCE)
+        .unwrap();
+    client.send_line("go infinite id old").unwrap();
+    client.send(&position_command("othello6x6", &[])).unwrap();
+    // The old search's bestmove comes, then a new search is accepted at once.
+    let outcome = client.search(&go(3, "new"), PATIENCE).unwrap();
+    assert!(
+        [
+            "c4", "d3", "e6", "f5", "c5", "d6", "e3", "f4", "b3", "c2", "d5", "e4"
+        ]
+        .iter()
+        .any(|m| outcome.best.mv.as_deref() == Some(m))
+    );
+    assert!(outcome.infos.iter().all(|i| i.id.as_deref() == Some("new")));
+}
+
+fn a_finished_game_gets_bestmove_none(client: &mut Client) {
+    let (position, moves) = test_position("othello4x4", 5, 40);
+    assert!(position.is_terminal());
+    client
+        .command(&position_command("othello4x4", &moves), PATIENCE)
+        .unwrap();
+    let outcome = client.search(&Go::default(), PATIENCE).unwrap();
+    assert_eq!(outcome.best.mv, None);
+    let score = outcome.final_info().unwrap().score.unwrap();
+    assert_eq!(score.proof, Proof::Solved);
+    assert_eq!(outcome.best.to_string(), "bestmove none");
+}
+
+fn kalah_and_clock_searches(client: &mut Client) {
+    let (position, moves) = test_position("kalah6x4", 2, 6);
+    client
+        .command(&position_command("kalah6x4", &moves), PATIENCE)
+        .unwrap();
+    let outcome = client.search(&go(6, "k"), PATIENCE).unwrap();
+    let (best, value, _) = library_search(&position, 6, &SearchParams::default());
+    assert_eq!(outcome.best.mv, Some(best));
+    assert_eq!(outcome.final_info().unwrap().score.unwrap().value, value);
+    // A clock: the engine budgets a share of it and answers.
+    let clock = "go time 2000 inc 10 id clock".parse::<Command>().unwrap();
+    let Command::Go(clock) = clock else {
+        unreachable!()
+    };
+    let started = Instant::now();
+    let outcome = client.search(&clock, PATIENCE).unwrap();
+    assert!(outcome.best.mv.is_some());
+    assert!(started.elapsed() < Duration::from_secs(10));
+    // Solving a small game proves its value.
+    client
+        .command(&position_command("othello4x4", &[]), PATIENCE)
+        .unwrap();
+    let solve = Go {
+        goal: Some(protocol::Goal::Solve),
+        ..Go::default()
+    };
+    let outcome = client.search(&solve, PATIENCE).unwrap();
+    let score = outcome.final_info().unwrap().score.unwrap();
+    assert_eq!((score.value, score.proof), (-10, Proof::Solved));
+}
+
+#[test]
+fn end_of_piped_input_finishes_the_search_first() {
+    use std::io::Write;
+    let mut child = std::process::Command::new(e2e_tests::engine_binary())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"position othello8x8 startpos\ngo depth 6\n")
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let last = text.lines().last().unwrap();
+    assert!(last.starts_with("bestmove "), "{text}");
+    assert!(
+        text.contains("info depth 6 "),
+        "the search ran to its depth: {text}"
+    );
+}
+
+#[test]
+fn quit_during_a_search_sends_its_bestmove_and_exits() {
+    let mut client = stdio_engine(&[]);
+    client
+        .command(&position_command("othello8x8", &[]), PATIENCE)
+        .unwrap();
+    client.send_line("go infinite id q").unwrap();
+    client.send_line("quit").unwrap();
+    loop {
+        match client.next_message(PATIENCE) {
+            Ok(Message::BestMove(best)) => {
+                assert_eq!(best.id.as_deref(), Some("q"));
+                break;
+            }
+            Ok(_) => {}
+            Err(e) => panic!("expected bestmove before the end: {e}"),
+        }
+    }
+    assert!(matches!(
+        client.next_message(PATIENCE),
+        Err(ClientError::Closed(_))
+    ));
+    assert!(client.quit(PATIENCE).is_some_and(|s| s.success()));
+}
+
+#[test]
+fn tcp_quit_closes_the_connection_and_the_server_goes_on() {
+    let mut server = TcpServer::start(&[]);
+    let mut client = server.connect();
+    client.send_line("quit").unwrap();
+    assert!(matches!(
+        client.next_message(PATIENCE),
+        Err(ClientError::Closed(_))
+    ));
+    assert!(server.is_running());
+    let mut again = server.connect();
+    again.sync(PATIENCE).unwrap();
+}
