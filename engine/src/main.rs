@@ -8,6 +8,7 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     restore_sigpipe();
+    return_tables_to_the_system();
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(
@@ -33,5 +34,19 @@ fn restore_sigpipe() {
     // signal's disposition to SIG_DFL has no other precondition.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+/// glibc raises its mmap threshold to the size of any large block freed, after which
+/// transposition tables come from the heap of the thread that made them and stay with
+/// the process when freed. A server whose sessions come and go must give their tables
+/// back, so large blocks are always mapped on their own (and unmapped when freed).
+#[allow(unsafe_code)]
+fn return_tables_to_the_system() {
+    const ONE_MIB: libc::c_int = 1 << 20;
+    // Safety: called first thing in main, before any other thread exists or allocates;
+    // mallopt only changes allocator parameters, and a failure leaves the defaults.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, ONE_MIB);
     }
 }

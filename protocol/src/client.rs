@@ -124,6 +124,8 @@ pub struct Client {
     input: Box<dyn Write + Send>,
     events: Receiver<Event>,
     child: Option<Child>,
+    /// A handle on the TCP connection, to close it for the reader thread too.
+    socket: Option<TcpStream>,
     endpoint: Endpoint,
 }
 
@@ -143,6 +145,7 @@ impl Client {
     /// [`ClientError::Spawn`] or [`ClientError::Connect`].
     pub fn start(endpoint: &Endpoint, notify: Option<Notify>) -> Result<Client, ClientError> {
         let (tx, events) = crossbeam_channel::unbounded();
+        let mut socket = None;
         let (input, child): (Box<dyn Write + Send>, Option<Child>) = match endpoint {
             Endpoint::Command(words) => {
                 let spawn_error = |source| ClientError::Spawn {
@@ -171,6 +174,7 @@ impl Client {
                 };
                 let stream = connect(addr).map_err(connect_error)?;
                 let reader = stream.try_clone().map_err(connect_error)?;
+                socket = Some(stream.try_clone().map_err(connect_error)?);
                 spawn_reader(reader, tx, notify);
                 (Box::new(stream), None)
             }
@@ -179,6 +183,7 @@ impl Client {
             input,
             events,
             child,
+            socket,
             endpoint: endpoint.clone(),
         })
     }
@@ -364,6 +369,10 @@ impl Client {
 
 impl Drop for Client {
     fn drop(&mut self) {
+        if let Some(socket) = &self.socket {
+            // Closes the connection for the reader thread's handle too; it may be closed already.
+            let _ = socket.shutdown(std::net::Shutdown::Both);
+        }
         if let Some(child) = self.child.as_mut() {
             // Killing an engine that already exited fails harmlessly; wait reaps it.
             let _ = child.kill();

@@ -4,6 +4,7 @@
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use engine::game::{AnyPosition, GameId, Start};
@@ -13,13 +14,19 @@ use protocol::{Client, Endpoint};
 /// shared and slow; nothing here should come near it).
 pub const PATIENCE: Duration = Duration::from_secs(30);
 
-/// The `engine` binary of this build: `ENGINE_BIN`, or the one next to the test's own
-/// directory (`target/<profile>/engine`, built by `cargo test --workspace`).
+/// The `engine` binary of this build: `ENGINE_BIN` if set, else `target/<profile>/engine`,
+/// brought up to date first with the `cargo` that runs the tests (a test package cannot
+/// depend on another package's binary, and a stale binary would test old code).
 ///
 /// # Panics
-/// When it is not there, with the command that builds it.
+/// When the build fails or the binary is missing.
 #[must_use]
 pub fn engine_binary() -> PathBuf {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(find_engine_binary).clone()
+}
+
+fn find_engine_binary() -> PathBuf {
     if let Some(path) = std::env::var_os("ENGINE_BIN") {
         return path.into();
     }
@@ -28,10 +35,30 @@ pub fn engine_binary() -> PathBuf {
         .parent()
         .and_then(|deps| deps.parent())
         .expect("tests run from target/<profile>/deps");
+    if let Some(cargo) = std::env::var_os("CARGO") {
+        let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
+            Some("debug") | None => "dev",
+            Some(name) => name,
+        };
+        let status = Command::new(cargo)
+            .args([
+                "build",
+                "--quiet",
+                "--profile",
+                profile,
+                "-p",
+                "engine",
+                "--bin",
+                "engine",
+            ])
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "building the engine binary failed");
+    }
     let path = profile_dir.join("engine");
     assert!(
         path.exists(),
-        "{} is missing: run `cargo build -p engine` with the same profile, or use `cargo test --workspace`",
+        "{} is missing: build it with `cargo build -p engine` in the same profile",
         path.display()
     );
     path
@@ -72,6 +99,11 @@ impl TcpServer {
         let mut child = Command::new(engine_binary())
             .args(["--listen", "127.0.0.1:0"])
             .args(args)
+            // Refused connections are logged as warnings; tests provoke them on purpose.
+            .env(
+                "ENGINE_LOG",
+                std::env::var("ENGINE_LOG").unwrap_or_else(|_| "error".into()),
+            )
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
