@@ -14,6 +14,7 @@ pub(crate) struct EngineOptions {
     pub(crate) thresholds: Thresholds,
     /// Send an `info` line per MTD(f) pass.
     pub(crate) pass_info: bool,
+    default_hash_mib: usize,
     max_hash_mib: usize,
 }
 
@@ -45,18 +46,19 @@ const NAMES: [&str; 6] = [
 
 impl EngineOptions {
     pub(crate) fn new(hash_mib: usize, max_hash_mib: usize) -> EngineOptions {
+        let hash_mib = hash_mib.min(max_hash_mib);
         EngineOptions {
-            hash_mib: hash_mib.min(max_hash_mib),
+            hash_mib,
             thresholds: Thresholds::default(),
             pass_info: false,
+            default_hash_mib: hash_mib,
             max_hash_mib,
         }
     }
 
     /// The option's type, default and range.
     fn kind(&self, name: &str) -> OptionKind {
-        let defaults = EngineOptions::new(self.hash_mib, self.max_hash_mib);
-        let t = defaults.thresholds;
+        let t = Thresholds::default();
         let spin = |default: u32, min: i64, max: i64| OptionKind::Spin {
             default: default.into(),
             min,
@@ -64,7 +66,7 @@ impl EngineOptions {
         };
         match name {
             "Hash" => OptionKind::Spin {
-                default: defaults.hash_mib as i64,
+                default: self.default_hash_mib as i64,
                 min: 1,
                 max: self.max_hash_mib as i64,
             },
