@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod game;
+pub mod match_runner;
 pub mod perft;
 pub mod search;
 pub mod server;

@@ -2,6 +2,7 @@
 
 mod bench;
 mod compare;
+mod matches;
 mod perft;
 mod report;
 mod solve;
@@ -57,6 +58,8 @@ enum Command {
     Compare(compare::CompareArgs),
     /// Fixed benchmark with a node-count signature; --ffo solves FFO endgame positions.
     Bench(bench::BenchArgs),
+    /// Play engines against each other: openings, clocks, faults, Elo, SPRT, results file.
+    Match(matches::MatchArgs),
 }
 
 /// Runs the parsed command line.
@@ -69,6 +72,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Solve(args)) => solve::run(&args),
         Some(Command::Compare(args)) => compare::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Match(args)) => matches::run(&args),
         None => serve(&cli.server),
     }
 }

@@ -145,6 +145,24 @@ impl AnyPosition {
     pub fn is_terminal(&self) -> bool {
         with_position!(self, p => p.is_terminal())
     }
+
+    /// The side to move.
+    #[must_use]
+    pub fn side_to_move(&self) -> super::Side {
+        with_position!(self, p => p.side_to_move())
+    }
+
+    /// The final score from the side to move (meaningful when the game is over).
+    #[must_use]
+    pub fn final_score(&self) -> i32 {
+        with_position!(self, p => p.final_score())
+    }
+
+    /// Empty squares, for games that count them.
+    #[must_use]
+    pub fn empties(&self) -> Option<u32> {
+        with_position!(self, p => p.empties())
+    }
 }
 
 impl From<Othello> for AnyPosition {

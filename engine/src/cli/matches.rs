@@ -1,0 +1,160 @@
+//! `engine match`: engines against each other (see `engine::match_runner`).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use engine::game::GameId;
+use engine::match_runner::stats::Sprt;
+use engine::match_runner::{self, Clock, EngineSpec, GameRules, MatchConfig, openings};
+use protocol::Endpoint;
+
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// An engine: "name=A depth=6 algorithm=negascout hash=32 option.MidDepth=8" with
+    /// cmd='<command line>' or tcp=<host:port> (default: this engine binary). Give two or more.
+    #[arg(
+        long = "engine",
+        value_name = "SPEC",
+        required_unless_present = "preset"
+    )]
+    engines: Vec<String>,
+    /// Game id.
+    #[arg(long, default_value = "othello8x8")]
+    game: GameId,
+    /// Openings: every distinct position this many plies from the start.
+    #[arg(long, default_value_t = 4, conflicts_with = "openings_file")]
+    opening_plies: usize,
+    /// Openings from a file, one a line: startpos|parallel|<position text> [moves ...].
+    #[arg(long, value_name = "FILE")]
+    openings_file: Option<PathBuf>,
+    /// Rounds (each plays every opening twice per pairing, colours swapped).
+    #[arg(long, default_value_t = 1)]
+    rounds: usize,
+    /// Play at most this many games (of the schedule, in order; even numbers keep pairs whole).
+    #[arg(long)]
+    games: Option<usize>,
+    /// The first engine plays each other one (default: every pairing).
+    #[arg(long)]
+    gauntlet: bool,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Seed of the opening order.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A clock per side: <ms>[+<inc ms>], e.g. 10000+100.
+    #[arg(long, value_name = "MS[+INC]")]
+    clock: Option<String>,
+    /// Othello: end a game by exact solve at or below this many empty squares.
+    #[arg(long, value_name = "EMPTIES")]
+    adjudicate: Option<u32>,
+    /// How long past its own time an engine may take for a move before it loses (ms); for
+    /// moves limited by depth or nodes only, the whole wait.
+    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    move_timeout: u64,
+    /// Append every finished game to this file (JSON lines).
+    #[arg(long, value_name = "FILE")]
+    results: Option<PathBuf>,
+    /// Continue the match recorded in --results.
+    #[arg(long, requires = "results")]
+    resume: bool,
+    /// Stop when decided: elo0,elo1,alpha,beta (two engines), e.g. 0,10,0.05,0.05.
+    #[arg(long, value_name = "E0,E1,A,B")]
+    sprt: Option<String>,
+    /// A built-in experiment instead: `seeds-kalah` replays seeds/001 (Kalah 6x6, depths 2..8).
+    #[arg(long, conflicts_with = "engines")]
+    preset: Option<String>,
+}
+
+pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
+    if let Some(preset) = &args.preset {
+        return match preset.as_str() {
+            "seeds-kalah" => Ok(match_runner::seeds::run(&mut std::io::stdout(), 32)?),
+            other => bail!("unknown preset '{other}' (seeds-kalah)"),
+        };
+    }
+    let me = Endpoint::Command(vec![
+        std::env::current_exe()
+            .context("cannot find this engine's own path")?
+            .display()
+            .to_string(),
+    ]);
+    let engines = args
+        .engines
+        .iter()
+        .map(|s| EngineSpec::parse(s, &me))
+        .collect::<Result<Vec<_>, _>>()?;
+    let openings = match &args.openings_file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            openings::from_text(args.game, &text)
+                .with_context(|| format!("in {}", path.display()))?
+        }
+        None => openings::after_plies(args.game, args.opening_plies)?,
+    };
+    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    if sprt.is_some() && engines.len() != 2 {
+        bail!("--sprt needs exactly two engines");
+    }
+    let config = MatchConfig {
+        engines,
+        rules: GameRules {
+            game: args.game,
+            clock: args.clock.as_deref().map(parse_clock).transpose()?,
+            adjudicate_empties: args.adjudicate,
+            move_timeout: Duration::from_millis(args.move_timeout),
+        },
+        openings,
+        rounds: args.rounds,
+        games: args.games,
+        gauntlet: args.gauntlet,
+        concurrency: args.concurrency,
+        seed: args.seed,
+        results: args.results.clone(),
+        resume: args.resume,
+        sprt,
+    };
+    let tally = match_runner::run(&config)?;
+    print!("{}", tally.report(config.sprt.as_ref()));
+    Ok(())
+}
+
+fn parse_clock(text: &str) -> anyhow::Result<Clock> {
+    let (time, inc) = text.split_once('+').unwrap_or((text, "0"));
+    let number = |s: &str| {
+        s.trim()
+            .parse::<u64>()
+            .with_context(|| format!("--clock {text}: '{s}' is not milliseconds"))
+    };
+    let clock = Clock {
+        time_ms: number(time)?,
+        inc_ms: number(inc)?,
+    };
+    if clock.time_ms == 0 {
+        bail!("--clock {text}: the time must be positive");
+    }
+    Ok(clock)
+}
+
+fn parse_sprt(text: &str) -> anyhow::Result<Sprt> {
+    let values = text
+        .split(',')
+        .map(|v| v.trim().parse::<f64>().ok().filter(|v| v.is_finite()))
+        .collect::<Option<Vec<f64>>>()
+        .with_context(|| format!("--sprt {text}: expected four numbers elo0,elo1,alpha,beta"))?;
+    let [elo0, elo1, alpha, beta] = values[..] else {
+        bail!("--sprt {text}: expected four numbers elo0,elo1,alpha,beta");
+    };
+    if elo1 <= elo0 || !(0.0 < alpha && alpha < 0.5) || !(0.0 < beta && beta < 0.5) {
+        bail!("--sprt {text}: need elo0 < elo1 and alpha, beta in (0, 0.5)");
+    }
+    Ok(Sprt {
+        elo0,
+        elo1,
+        alpha,
+        beta,
+    })
+}

@@ -1,0 +1,277 @@
+//! The match runner: engines against each other through the protocol, with the rules
+//! checked by the runner, faults counted, results appended as they finish, and
+//! statistics users can trust.
+//!
+//! A match is a schedule of games: for every round, pairing and opening, two games with
+//! colours swapped (games `2k` and `2k+1`, which the pentanomial statistics pair). Games
+//! run on `concurrency` threads, each with its own engine processes or connections.
+
+mod game;
+pub mod openings;
+mod player;
+mod record;
+pub mod seeds;
+mod spec;
+pub mod stats;
+mod tally;
+
+pub use game::{Clock, GameRules, ScheduledGame};
+pub use openings::Opening;
+pub use player::FaultKind;
+pub use record::{GameRecord, GameResult, Termination, read_results};
+pub use spec::{EngineSpec, SpecError};
+pub use tally::Tally;
+
+use std::collections::HashSet;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{Context, bail};
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+
+use player::Player;
+use record::ResultsFile;
+use stats::{Sprt, SprtState};
+
+use crate::search::TranspositionTable;
+
+/// Table size for adjudication solves, per game thread.
+const ADJUDICATION_HASH_MIB: usize = 64;
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The engines (at least two).
+    pub engines: Vec<EngineSpec>,
+    /// Game, clock, adjudication, timeouts.
+    pub rules: GameRules,
+    /// The openings, each played twice per pairing and round.
+    pub openings: Vec<Opening>,
+    /// Rounds.
+    pub rounds: usize,
+    /// Play at most this many games of the schedule.
+    pub games: Option<usize>,
+    /// The first engine against each other one, instead of every pairing.
+    pub gauntlet: bool,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Seed of the opening order.
+    pub seed: u64,
+    /// Results file (JSON lines).
+    pub results: Option<PathBuf>,
+    /// Continue the match recorded in `results`.
+    pub resume: bool,
+    /// Stop when this test is decided (two engines).
+    pub sprt: Option<Sprt>,
+}
+
+/// The games of a match, in order.
+#[must_use]
+pub fn schedule(config: &MatchConfig) -> Vec<ScheduledGame> {
+    let n = config.engines.len();
+    let pairings: Vec<(usize, usize)> = if config.gauntlet {
+        (1..n).map(|j| (0, j)).collect()
+    } else {
+        (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect()
+    };
+    let mut games = Vec::new();
+    for round in 0..config.rounds {
+        let mut order: Vec<usize> = (0..config.openings.len()).collect();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(config.seed.wrapping_add(round as u64));
+        order.shuffle(&mut rng);
+        for &opening in &order {
+            for &(a, b) in &pairings {
+                for (first, second) in [(a, b), (b, a)] {
+                    games.push(ScheduledGame {
+                        index: games.len(),
+                        round,
+                        opening: config.openings[opening].clone(),
+                        first,
+                        second,
+                    });
+                }
+            }
+        }
+    }
+    if let Some(limit) = config.games {
+        games.truncate(limit);
+    }
+    games
+}
+
+/// Plays the match; returns the tally (including games of a resumed file).
+///
+/// # Errors
+/// A results file that cannot be read or written, or that belongs to another match.
+pub fn run(config: &MatchConfig) -> anyhow::Result<Tally> {
+    if config.engines.len() < 2 {
+        bail!("a match needs at least two engines");
+    }
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    if names.iter().collect::<HashSet<_>>().len() < names.len() {
+        bail!("engine names must differ (give each a name=...)");
+    }
+    let games = schedule(config);
+    eprintln!(
+        "match: {} engines, {}, {} openings, {} games, {} at once",
+        config.engines.len(),
+        config.rules.game,
+        config.openings.len(),
+        games.len(),
+        config.concurrency
+    );
+    let mut tally = Tally::new(names.clone());
+    let mut done = HashSet::new();
+    let mut file = None;
+    if let Some(path) = &config.results {
+        let previous = read_results(path)?;
+        if !previous.is_empty() && !config.resume {
+            bail!(
+                "{} already holds {} games: add --resume to continue that match, or name another file",
+                path.display(),
+                previous.len()
+            );
+        }
+        for record in &previous {
+            let planned = games.get(record.index).with_context(|| {
+                format!(
+                    "{} has game {} beyond this match's schedule",
+                    path.display(),
+                    record.index
+                )
+            })?;
+            if record.first != names[planned.first]
+                || record.second != names[planned.second]
+                || record.opening != planned.opening.to_string()
+            {
+                bail!(
+                    "{} records another match (game {} differs): same engines, openings and seed are needed to resume",
+                    path.display(),
+                    record.index
+                );
+            }
+            if done.insert(record.index) {
+                tally.add(record);
+            }
+        }
+        file = Some(ResultsFile::append(path)?);
+    }
+    let pending: Vec<&ScheduledGame> = games.iter().filter(|g| !done.contains(&g.index)).collect();
+    let progress = Progress::new(games.len(), done.len());
+    progress.update(&tally);
+    let stop = AtomicBool::new(
+        config
+            .sprt
+            .is_some_and(|s| tally.sprt(&s).1 != SprtState::Continue),
+    );
+    let (jobs_tx, jobs) = crossbeam_channel::unbounded();
+    for game in &pending {
+        let _ = jobs_tx.send(*game);
+    }
+    drop(jobs_tx);
+    let (results_tx, results) = crossbeam_channel::unbounded();
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        for _ in 0..config.concurrency.max(1) {
+            let jobs = jobs.clone();
+            let results_tx = results_tx.clone();
+            let stop = &stop;
+            scope.spawn(move || {
+                let mut players: Vec<Player<'_>> = config.engines.iter().map(Player::new).collect();
+                let mut solver = None;
+                while let Ok(game) = jobs.recv() {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let solver = solver.get_or_insert_with(|| {
+                        TranspositionTable::new(if config.rules.adjudicate_empties.is_some() {
+                            ADJUDICATION_HASH_MIB
+                        } else {
+                            1
+                        })
+                    });
+                    let [first, second] = players
+                        .get_disjoint_mut([game.first, game.second])
+                        .expect("a game pairs two different engines");
+                    let record = game::play(&config.rules, game, [first, second], solver);
+                    if results_tx.send(record).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(results_tx);
+        for record in results {
+            if let Some(file) = file.as_mut() {
+                file.write(&record)?;
+            }
+            tally.add(&record);
+            progress.game_done(&record, &tally);
+            if let Some(sprt) = &config.sprt
+                && tally.sprt(sprt).1 != SprtState::Continue
+            {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        Ok(())
+    })?;
+    progress.finish();
+    Ok(tally)
+}
+
+/// Progress on stderr: a bar on a terminal, a line per game otherwise.
+struct Progress {
+    bar: indicatif::ProgressBar,
+    lines: bool,
+}
+
+impl Progress {
+    fn new(total: usize, done: usize) -> Progress {
+        let bar = indicatif::ProgressBar::new(total as u64);
+        bar.set_position(done as u64);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} games  {elapsed_precise}  {msg}",
+        ) {
+            bar.set_style(style);
+        }
+        Progress {
+            bar,
+            lines: !std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn update(&self, tally: &Tally) {
+        self.bar.set_message(tally.headline());
+    }
+
+    fn game_done(&self, record: &GameRecord, tally: &Tally) {
+        self.bar.inc(1);
+        self.update(tally);
+        if self.lines {
+            let how = match (&record.termination, &record.fault) {
+                (Termination::Fault, Some(f)) => format!(" ({} by {})", f.kind.name(), f.engine),
+                (Termination::Adjudicated, _) => " (adjudicated)".into(),
+                _ => String::new(),
+            };
+            let result = match record.result {
+                GameResult::FirstWins => "1-0",
+                GameResult::Draw => "1/2-1/2",
+                GameResult::SecondWins => "0-1",
+            };
+            eprintln!(
+                "game {} {} - {} {result}{how}; {}",
+                record.index + 1,
+                record.first,
+                record.second,
+                tally.headline()
+            );
+        }
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}

@@ -1,0 +1,185 @@
+//! Finished games as JSON lines: appended one by one, read back to resume.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+
+use super::player::FaultKind;
+
+/// How a game ended, from the first player's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GameResult {
+    /// The player who moves first in the game (Black, South) won.
+    #[serde(rename = "1-0")]
+    FirstWins,
+    /// Drawn.
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+    /// The second player won.
+    #[serde(rename = "0-1")]
+    SecondWins,
+}
+
+impl GameResult {
+    /// Points of the first player: 1, 0.5 or 0.
+    #[must_use]
+    pub fn first_points(self) -> f64 {
+        match self {
+            GameResult::FirstWins => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::SecondWins => 0.0,
+        }
+    }
+
+    /// The result of a final score from the first player's view.
+    #[must_use]
+    pub fn of_score(score: i32) -> GameResult {
+        match score.signum() {
+            1 => GameResult::FirstWins,
+            -1 => GameResult::SecondWins,
+            _ => GameResult::Draw,
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Termination {
+    /// Played to the end.
+    Normal,
+    /// Decided by the exact solver once few squares were empty.
+    Adjudicated,
+    /// One side's fault (see `fault`).
+    Fault,
+}
+
+/// One move of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ply {
+    /// The move.
+    pub mv: String,
+    /// The engine's score for it, from its own side.
+    pub score: Option<i32>,
+    /// The depth it reached (`end` for a solve).
+    pub depth: Option<String>,
+    /// Nodes it searched.
+    pub nodes: Option<u64>,
+    /// Milliseconds it took.
+    pub time_ms: u64,
+}
+
+/// A finished game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Its place in the match schedule (what `--resume` skips).
+    pub index: usize,
+    /// The round.
+    pub round: usize,
+    /// Game id.
+    pub game: String,
+    /// The opening, as `position` arguments.
+    pub opening: String,
+    /// The engine that played first.
+    pub first: String,
+    /// The engine that played second.
+    pub second: String,
+    /// Moves after the opening.
+    pub moves: Vec<Ply>,
+    /// The result.
+    pub result: GameResult,
+    /// Final score from the first player's view (discs or seeds), when the game was
+    /// finished or adjudicated.
+    pub score: Option<i32>,
+    /// How it ended.
+    pub termination: Termination,
+    /// With [`Termination::Fault`]: what happened and who (the loser).
+    pub fault: Option<FaultRecord>,
+}
+
+/// An engine's fault that ended a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FaultRecord {
+    /// The engine at fault.
+    pub engine: String,
+    /// The kind.
+    pub kind: FaultKind,
+    /// What was seen.
+    pub detail: String,
+}
+
+/// Appends records to a results file, one JSON line each, flushed at once.
+#[derive(Debug)]
+pub struct ResultsFile {
+    file: File,
+}
+
+impl ResultsFile {
+    /// Opens (creating) `path` for appending. A last line cut short by an interruption is
+    /// removed first (its game is played again).
+    ///
+    /// # Errors
+    /// When the file cannot be opened.
+    pub fn append(path: &Path) -> anyhow::Result<ResultsFile> {
+        let context = || format!("cannot open results file {}", path.display());
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .read(true)
+            .open(path)
+            .with_context(context)?;
+        let bytes = std::fs::read(path).with_context(context)?;
+        if bytes.last().is_some_and(|&b| b != b'\n') {
+            let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            file.set_len(whole as u64).with_context(context)?;
+        }
+        Ok(ResultsFile { file })
+    }
+
+    /// Writes one record and flushes it to the system.
+    ///
+    /// # Errors
+    /// When writing fails.
+    pub fn write(&mut self, record: &GameRecord) -> anyhow::Result<()> {
+        let mut line = serde_json::to_string(record)?;
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|()| self.file.sync_data())
+            .context("cannot write the results file")
+    }
+}
+
+/// Reads the records of a results file. A last line cut short by an interruption is
+/// ignored (its game is played again); any other bad line is an error.
+///
+/// # Errors
+/// When the file cannot be read or holds a line that is not a record.
+pub fn read_results(path: &Path) -> anyhow::Result<Vec<GameRecord>> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let lines: Vec<String> = BufReader::new(file)
+        .lines()
+        .collect::<Result<_, _>>()
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let mut records = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str(line) {
+            Ok(record) => records.push(record),
+            Err(_) if i + 1 == lines.len() && !line.ends_with('}') => break,
+            Err(e) => {
+                return Err(e).with_context(|| format!("{} line {}", path.display(), i + 1));
+            }
+        }
+    }
+    Ok(records)
+}

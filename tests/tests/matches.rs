@@ -1,0 +1,250 @@
+//! The match runner end to end: real matches over both transports, engines that crash,
+//! play illegal moves or never answer, and an interrupted match resumed.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use e2e_tests::{TcpServer, engine_binary};
+use engine::match_runner::{GameRecord, GameResult, Termination, read_results};
+
+fn run_match(args: &[&str]) -> Output {
+    let out = Command::new(engine_binary())
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("the engine runs");
+    assert!(
+        out.status.success(),
+        "match failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn results(path: &Path) -> Vec<GameRecord> {
+    read_results(path).unwrap()
+}
+
+fn fixture(mode: &str) -> String {
+    format!("cmd='{} {mode}'", env!("CARGO_BIN_EXE_fixture-engine"))
+}
+
+#[test]
+fn a_match_over_both_transports_plays_legal_complete_games() {
+    let server = TcpServer::start(&[]);
+    let dir = tempdir();
+    let file = dir.join("games.jsonl");
+    let out = run_match(&[
+        "--game",
+        "othello6x6",
+        "--engine",
+        "name=child depth=2",
+        "--engine",
+        &format!("name=tcp depth=3 algorithm=negascout tcp={}", server.addr),
+        "--opening-plies",
+        "2",
+        "--concurrency",
+        "2",
+        "--results",
+        file.to_str().unwrap(),
+    ]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    let games = results(&file);
+    // Every distinct 2-ply opening twice, colours swapped.
+    assert_eq!(games.len() % 2, 0);
+    assert!(games.len() >= 8, "{}", games.len());
+    for g in &games {
+        assert_eq!(g.termination, Termination::Normal, "{g:?}");
+        // The runner's rules agree with the record: replay it.
+        let game: engine::game::GameId = g.game.parse().unwrap();
+        let mut opening = engine::match_runner::Opening::parse(game, &g.opening)
+            .unwrap()
+            .position;
+        for ply in &g.moves {
+            opening = opening.play_text(&ply.mv).unwrap();
+        }
+        assert!(opening.is_terminal());
+        let score = g.score.unwrap();
+        assert_eq!(GameResult::of_score(score), g.result);
+    }
+    for name in ["child", "tcp"] {
+        assert!(report.contains(name), "{report}");
+    }
+    assert!(report.contains("pentanomial"), "{report}");
+    assert!(
+        !report.contains("NaN") && !report.contains("inf"),
+        "{report}"
+    );
+}
+
+#[test]
+fn crashes_illegal_moves_and_silence_lose_and_are_counted() {
+    let out = run_match(&[
+        "--game",
+        "othello6x6",
+        "--engine",
+        "name=good depth=2",
+        "--engine",
+        &format!("name=crasher {}", fixture("crash 3")),
+        "--engine",
+        &format!("name=cheat {}", fixture("illegal")),
+        "--engine",
+        &format!("name=mute {}", fixture("silent")),
+        "--gauntlet",
+        "--opening-plies",
+        "1",
+        "--move-timeout",
+        "1000",
+    ]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    let line = |name: &str| {
+        report
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("{name} in {report}"))
+            .to_string()
+    };
+    // Gauntlet: good plays 4 openings x 2 colours against each of the three.
+    assert!(
+        line("good ").contains("   24    24     0     0 100.0%"),
+        "{report}"
+    );
+    assert!(line("crasher").ends_with("crash 8"), "{report}");
+    assert!(line("cheat").ends_with("illegal 8"), "{report}");
+    assert!(line("mute").ends_with("stall 8"), "{report}");
+}
+
+#[test]
+fn a_resumed_match_ends_with_the_same_totals() {
+    let dir = tempdir();
+    let args = |file: &Path| -> Vec<String> {
+        [
+            "--game",
+            "othello4x4",
+            "--engine",
+            "name=a depth=1",
+            "--engine",
+            "name=b depth=3 algorithm=negascout",
+            "--opening-plies",
+            "2",
+            "--results",
+            file.to_str().unwrap(),
+        ]
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+    };
+    let full = dir.join("full.jsonl");
+    let whole = run_match(&args(&full).iter().map(String::as_str).collect::<Vec<_>>());
+    let all = std::fs::read_to_string(&full).unwrap();
+    let lines: Vec<&str> = all.lines().collect();
+    assert!(lines.len() >= 4);
+    // Interrupted after three games, in the middle of writing the fourth.
+    let cut = dir.join("cut.jsonl");
+    let partial = &lines[3][..lines[3].len() / 2];
+    std::fs::write(
+        &cut,
+        format!("{}\n{}\n{}\n{partial}", lines[0], lines[1], lines[2]),
+    )
+    .unwrap();
+    // Without --resume the runner refuses to mix matches.
+    let refused = Command::new(engine_binary())
+        .arg("match")
+        .args(args(&cut))
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--resume"));
+    let mut resume = args(&cut);
+    resume.push("--resume".into());
+    let resumed = run_match(&resume.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(
+        String::from_utf8_lossy(&resumed.stdout),
+        String::from_utf8_lossy(&whole.stdout),
+        "same report"
+    );
+    let mut a = results(&full);
+    let mut b = results(&cut);
+    a.sort_by_key(|g| g.index);
+    b.sort_by_key(|g| g.index);
+    let strip = |games: &[GameRecord]| -> Vec<(usize, String, String, GameResult, Option<i32>)> {
+        games
+            .iter()
+            .map(|g| {
+                (
+                    g.index,
+                    g.first.clone(),
+                    g.opening.clone(),
+                    g.result,
+                    g.score,
+                )
+            })
+            .collect()
+    };
+    assert_eq!(strip(&a), strip(&b));
+}
+
+#[test]
+fn the_seeds_kalah_preset_prints_every_pairing() {
+    let out = run_match(&["--preset", "seeds-kalah"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for algorithm in ["negascout", "mtdf"] {
+        assert!(
+            text.contains(&format!("{algorithm} with a transposition table")),
+            "{text}"
+        );
+    }
+    // 49 pairings per algorithm, each with a score and two evaluation counts.
+    let rows = text
+        .lines()
+        .filter(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            w.len() == 5 && w[0].parse::<u32>().is_ok() && w[4].parse::<u64>().is_ok_and(|n| n > 0)
+        })
+        .count();
+    assert_eq!(rows, 98, "{text}");
+}
+
+#[test]
+fn bad_match_arguments_fail_with_one_line() {
+    for args in [
+        vec!["--engine", "name=a depth=2"],
+        vec!["--engine", "name=a", "--engine", "name=a"],
+        vec!["--engine", "depth=0", "--engine", "depth=2"],
+        vec!["--engine", "a", "--engine", "b", "--sprt", "0,10"],
+        vec![
+            "--engine", "name=a", "--engine", "name=b", "--clock", "fast",
+        ],
+        vec![
+            "--engine",
+            "name=a",
+            "--engine",
+            "name=b",
+            "--openings-file",
+            "/no/such/file",
+        ],
+    ] {
+        let out = Command::new(engine_binary())
+            .arg("match")
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
+/// A fresh directory under the target directory (removed by the next run).
+fn tempdir() -> std::path::PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "gamesearch-matches-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
