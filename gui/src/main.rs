@@ -1,25 +1,24 @@
-//! Desktop client. For now a bare window; the full client drives the engine through the
-//! protocol (see the project's issues).
+//! `gui`: the desktop client (see the `gui` library).
 
 use eframe::egui;
 
-/// The application state.
-#[derive(Default)]
-struct GuiApp;
-
-impl eframe::App for GuiApp {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        egui::CentralPanel::default().show(ui, |ui| {
-            ui.heading("gamesearch");
-            ui.label("Othello and Kalah game-search engine.");
-        });
-    }
-}
-
 fn main() -> eframe::Result {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("GUI_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .init();
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("gamesearch")
+            .with_inner_size([1280.0, 800.0]),
+        ..eframe::NativeOptions::default()
+    };
     eframe::run_native(
         "gamesearch",
-        eframe::NativeOptions::default(),
-        Box::new(|_cc| Ok(Box::new(GuiApp))),
+        options,
+        Box::new(|cc| Ok(Box::new(gui::App::from_creation(cc)))),
     )
 }

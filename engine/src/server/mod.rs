@@ -92,17 +92,41 @@ pub fn serve_stdio(config: ServerConfig) -> anyhow::Result<()> {
 /// When the address cannot be read or bound.
 pub fn serve_tcp(addr: &str, config: ServerConfig) -> anyhow::Result<()> {
     let addr = listen_address(addr)?;
+    let listener =
+        std::net::TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
+    let bound = listener.local_addr()?;
+    println!("listening {bound}");
+    tracing::info!(%bound, "listening");
+    serve_listener(listener, config)
+}
+
+/// Starts a server on a free loopback port on a thread of its own and returns its address:
+/// an engine inside a frontend's process, reached through the same protocol.
+///
+/// # Errors
+/// When no port can be bound or the thread cannot start.
+pub fn serve_in_background(config: ServerConfig) -> anyhow::Result<SocketAddr> {
+    let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).context("cannot bind loopback")?;
+    let bound = listener.local_addr()?;
+    std::thread::Builder::new()
+        .name("engine-server".into())
+        .spawn(move || {
+            if let Err(e) = serve_listener(listener, config) {
+                tracing::error!(error = %e, "in-process engine server ended");
+            }
+        })
+        .context("cannot start the engine server thread")?;
+    Ok(bound)
+}
+
+fn serve_listener(listener: std::net::TcpListener, config: ServerConfig) -> anyhow::Result<()> {
+    listener.set_nonblocking(true)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async move {
-        let listener = TcpListener::bind(addr)
-            .await
-            .with_context(|| format!("cannot listen on {addr}"))?;
-        let bound = listener.local_addr()?;
-        println!("listening {bound}");
-        tracing::info!(%bound, "listening");
+        let listener = TcpListener::from_std(listener)?;
         let connections = Arc::new(Semaphore::new(config.max_connections));
         let max_connections = config.max_connections;
         let shared = shared(config);

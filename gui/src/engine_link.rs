@@ -1,0 +1,354 @@
+//! The connection to one engine: started on demand (our built-in engine, a command line or
+//! a TCP address), read without blocking, every line kept for the console, and output of
+//! abandoned searches dropped by search id.
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use protocol::{Client, Command, Endpoint, Event, Go, Info, Message, PositionStart};
+
+use crate::game::GameRecord;
+
+/// The endpoint text that means our own engine, run inside this process.
+pub const BUILTIN: &str = "builtin";
+
+/// Lines kept in the console.
+const CONSOLE_LINES: usize = 2000;
+
+/// How much longer than its own time limit a search may run before the engine is called
+/// unresponsive.
+const HANG_GRACE: Duration = Duration::from_secs(10);
+
+/// Where the link stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkStatus {
+    /// Not started.
+    Off,
+    /// Started, handshake under way.
+    Connecting,
+    /// Ready, with the engine's name.
+    Ready(String),
+    /// Died, closed, or could not be started: why.
+    Failed(String),
+}
+
+/// One line of the console.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConsoleLine {
+    /// True for a line we sent.
+    pub outgoing: bool,
+    /// The line.
+    pub text: String,
+}
+
+/// What a search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// The engine's move in the game.
+    Move,
+    /// Analysis of the position on the board (`go infinite`).
+    Analysis,
+}
+
+/// A search in progress.
+#[derive(Clone, Debug)]
+pub struct Search {
+    /// Its `go` id.
+    pub id: String,
+    /// Why it runs.
+    pub purpose: Purpose,
+    /// The moves on the board it searches (the game's cursor when it started).
+    pub ply: usize,
+    /// Iteration lines so far.
+    pub iterations: Vec<Info>,
+    /// MTD(f) passes so far: (pass count over the search, lower, upper, depth).
+    pub passes: Vec<(f64, i32, i32, u32)>,
+    /// When it started.
+    pub started: Instant,
+    /// The longest it should take, if it has a time limit.
+    pub limit: Option<Duration>,
+}
+
+/// Something the app must act on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkEvent {
+    /// A search ended with this move (`None`: the game is over).
+    BestMove {
+        /// The search's purpose.
+        purpose: Purpose,
+        /// The ply it was for.
+        ply: usize,
+        /// The move.
+        mv: Option<String>,
+    },
+    /// The engine refused a command.
+    Refused(String),
+}
+
+/// A link to one engine.
+pub struct EngineLink {
+    client: Option<Client>,
+    /// Where it stands.
+    pub status: LinkStatus,
+    /// The lines both ways, oldest first.
+    pub console: VecDeque<ConsoleLine>,
+    /// The running search, if any.
+    pub search: Option<Search>,
+    /// The last finished search (kept for display).
+    pub last_search: Option<Search>,
+    next_id: u64,
+    endpoint: String,
+}
+
+impl Default for EngineLink {
+    fn default() -> Self {
+        EngineLink {
+            client: None,
+            status: LinkStatus::Off,
+            console: VecDeque::new(),
+            search: None,
+            last_search: None,
+            next_id: 1,
+            endpoint: String::new(),
+        }
+    }
+}
+
+/// Our engine's server inside this process, started once.
+fn builtin_address() -> Result<SocketAddr, String> {
+    static ADDRESS: OnceLock<Result<SocketAddr, String>> = OnceLock::new();
+    ADDRESS
+        .get_or_init(|| {
+            engine::server::serve_in_background(engine::server::ServerConfig::default())
+                .map_err(|e| format!("{e:#}"))
+        })
+        .clone()
+}
+
+impl EngineLink {
+    /// True when a connection is open (ready or in its handshake).
+    #[must_use]
+    pub fn is_open(&self) -> bool {
+        self.client.is_some()
+    }
+
+    /// True when the engine has finished its handshake.
+    #[must_use]
+    pub fn is_ready(&self) -> bool {
+        matches!(self.status, LinkStatus::Ready(_))
+    }
+
+    /// The endpoint text it was started with.
+    #[must_use]
+    pub fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+
+    /// Starts the engine at `endpoint` (`builtin`, a command line, or `tcp:host:port`),
+    /// closing any previous one. Never blocks on the engine: the handshake is read by
+    /// [`EngineLink::poll`]. `repaint` is called whenever the engine sends a line.
+    pub fn start(
+        &mut self,
+        endpoint: &str,
+        options: &[(String, String)],
+        repaint: Arc<dyn Fn() + Send + Sync>,
+    ) {
+        self.close();
+        self.endpoint = endpoint.to_string();
+        let target = if endpoint.trim().is_empty() || endpoint.trim() == BUILTIN {
+            builtin_address().map(|a| Endpoint::Tcp(a.to_string()))
+        } else {
+            endpoint.parse::<Endpoint>().map_err(|e| e.to_string())
+        };
+        let client =
+            target.and_then(|t| Client::start(&t, Some(repaint)).map_err(|e| e.to_string()));
+        match client {
+            Ok(client) => {
+                self.client = Some(client);
+                self.status = LinkStatus::Connecting;
+                self.send(&Command::Hello {
+                    version: Some(protocol::PROTOCOL_VERSION),
+                });
+                for (name, value) in options {
+                    self.send(&Command::SetOption {
+                        name: name.clone(),
+                        value: value.clone(),
+                    });
+                }
+            }
+            Err(reason) => self.status = LinkStatus::Failed(reason),
+        }
+    }
+
+    /// Closes the connection (a child engine is ended).
+    pub fn close(&mut self) {
+        if self.client.take().is_some() {
+            self.log(true, "(closed by the user)".into());
+        }
+        self.search = None;
+        self.status = LinkStatus::Off;
+    }
+
+    fn log(&mut self, outgoing: bool, text: String) {
+        if self.console.len() == CONSOLE_LINES {
+            self.console.pop_front();
+        }
+        self.console.push_back(ConsoleLine { outgoing, text });
+    }
+
+    /// Sends a command; a write failure marks the link failed.
+    pub fn send(&mut self, command: &Command) {
+        let line = command.to_string();
+        self.log(true, line.clone());
+        let Some(client) = self.client.as_mut() else {
+            return;
+        };
+        if let Err(e) = client.send_line(&line) {
+            self.fail(e.to_string());
+        }
+    }
+
+    fn fail(&mut self, reason: String) {
+        self.client = None;
+        self.search = None;
+        self.status = LinkStatus::Failed(reason);
+    }
+
+    /// Starts a search of the board of `game` (stopping any other).
+    pub fn search(&mut self, game: &GameRecord, go: Go, purpose: Purpose) {
+        self.abandon();
+        let id = format!("g{}", self.next_id);
+        self.next_id += 1;
+        let start = match game.start() {
+            "startpos" => PositionStart::StartPos,
+            "parallel" => PositionStart::Parallel,
+            text => PositionStart::Text(text.to_string()),
+        };
+        self.send(&Command::Position {
+            game: game.game().to_string(),
+            start,
+            moves: game.moves().to_vec(),
+        });
+        let limit = go.movetime.map(Duration::from_millis);
+        self.send(&Command::Go(Go {
+            id: Some(id.clone()),
+            ..go
+        }));
+        self.search = Some(Search {
+            id,
+            purpose,
+            ply: game.cursor(),
+            iterations: Vec::new(),
+            passes: Vec::new(),
+            started: Instant::now(),
+            limit,
+        });
+    }
+
+    /// Stops the running search and forgets it: whatever it still sends is dropped.
+    pub fn abandon(&mut self) {
+        if self.search.take().is_some() {
+            self.send(&Command::Stop);
+        }
+    }
+
+    /// Asks the running search for its move now.
+    pub fn move_now(&mut self) {
+        if self.search.is_some() {
+            self.send(&Command::Stop);
+        }
+    }
+
+    /// True when a timed search has run well past its time.
+    #[must_use]
+    pub fn seems_hung(&self) -> bool {
+        self.search
+            .as_ref()
+            .and_then(|s| {
+                s.limit
+                    .map(|limit| s.started.elapsed() > limit + HANG_GRACE)
+            })
+            .unwrap_or(false)
+    }
+
+    /// Reads everything the engine sent since the last call.
+    pub fn poll(&mut self) -> Vec<LinkEvent> {
+        let mut events = Vec::new();
+        while let Some(client) = self.client.as_ref() {
+            let Ok(event) = client.events().try_recv() else {
+                break;
+            };
+            match event {
+                Event::Line { raw, parsed } => {
+                    self.log(false, raw);
+                    match parsed {
+                        Ok(message) => self.take(message, &mut events),
+                        Err(e) => self.log(false, format!("(malformed line: {e})")),
+                    }
+                }
+                Event::Closed(why) => {
+                    let exit = self
+                        .client
+                        .as_mut()
+                        .and_then(Client::exit_status)
+                        .map(|s| format!(", {s}"))
+                        .unwrap_or_default();
+                    self.log(false, format!("(engine closed: {why}{exit})"));
+                    self.fail(format!("the engine closed ({why}{exit})"));
+                }
+            }
+        }
+        events
+    }
+
+    fn take(&mut self, message: Message, events: &mut Vec<LinkEvent>) {
+        match message {
+            Message::IdName(name) => self.status = LinkStatus::Ready(name),
+            Message::HelloOk if !self.is_ready() => {
+                self.status = LinkStatus::Ready("engine".into());
+            }
+            Message::Info(info) => {
+                let Some(search) = self
+                    .search
+                    .as_mut()
+                    .filter(|s| info.id.as_ref() == Some(&s.id))
+                else {
+                    return; // from an abandoned search
+                };
+                match info.pass {
+                    Some(pass) => {
+                        let x = search.passes.len() as f64;
+                        let depth = match info.depth {
+                            Some(protocol::Depth::Plies(d)) => d,
+                            _ => 0,
+                        };
+                        search
+                            .passes
+                            .push((x, pass.interval.0, pass.interval.1, depth));
+                    }
+                    None => search.iterations.push(info),
+                }
+            }
+            Message::BestMove(best) => {
+                if let Some(search) = self.search.take_if(|s| best.id.as_ref() == Some(&s.id)) {
+                    events.push(LinkEvent::BestMove {
+                        purpose: search.purpose,
+                        ply: search.ply,
+                        mv: best.mv,
+                    });
+                    self.last_search = Some(search);
+                }
+            }
+            Message::Error(reason) => events.push(LinkEvent::Refused(reason)),
+            _ => {}
+        }
+    }
+
+    /// The search to display: the running one, else the last finished.
+    #[must_use]
+    pub fn shown_search(&self) -> Option<&Search> {
+        self.search.as_ref().or(self.last_search.as_ref())
+    }
+}

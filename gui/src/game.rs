@@ -1,0 +1,223 @@
+//! The game on screen: where it started, the moves played, and a cursor for undo/redo
+//! and jumping through the move list. The rules come from the engine crate; the engine
+//! process is only asked for moves.
+
+use engine::game::{AnyPosition, GameId};
+
+/// A game record with a cursor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    game: GameId,
+    /// `startpos`, `parallel` or a position text.
+    start: String,
+    start_position: AnyPosition,
+    moves: Vec<String>,
+    /// Positions after each move (`positions[0]` is the start).
+    positions: Vec<AnyPosition>,
+    /// How many moves are on the board (moves after it can be redone).
+    cursor: usize,
+}
+
+impl GameRecord {
+    /// A new game from `start` (`startpos`, `parallel` or a position text).
+    ///
+    /// # Errors
+    /// When `start` is not a position of `game`.
+    pub fn new(game: GameId, start: &str) -> Result<GameRecord, String> {
+        let position = game.position(start.trim()).map_err(|e| e.to_string())?;
+        Ok(GameRecord {
+            game,
+            start: start.trim().to_string(),
+            start_position: position,
+            moves: Vec::new(),
+            positions: vec![position],
+            cursor: 0,
+        })
+    }
+
+    /// The game id.
+    #[must_use]
+    pub fn game(&self) -> GameId {
+        self.game
+    }
+
+    /// The start as `position` takes it.
+    #[must_use]
+    pub fn start(&self) -> &str {
+        &self.start
+    }
+
+    /// The position on the board.
+    #[must_use]
+    pub fn position(&self) -> AnyPosition {
+        self.positions[self.cursor]
+    }
+
+    /// The position before the last move on the board, if any.
+    #[must_use]
+    pub fn previous(&self) -> Option<AnyPosition> {
+        self.cursor.checked_sub(1).map(|i| self.positions[i])
+    }
+
+    /// Moves on the board.
+    #[must_use]
+    pub fn moves(&self) -> &[String] {
+        &self.moves[..self.cursor]
+    }
+
+    /// Every move, including those undone.
+    #[must_use]
+    pub fn all_moves(&self) -> &[String] {
+        &self.moves
+    }
+
+    /// Moves on the board.
+    #[must_use]
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// The last move on the board.
+    #[must_use]
+    pub fn last_move(&self) -> Option<&str> {
+        self.moves().last().map(String::as_str)
+    }
+
+    /// Plays `mv` if it is legal here; moves that were undone are dropped unless `mv` is
+    /// the next of them (then it is a redo).
+    ///
+    /// # Errors
+    /// Why the move is refused.
+    pub fn play(&mut self, mv: &str) -> Result<(), String> {
+        let next = self.position().play_text(mv).map_err(|e| e.to_string())?;
+        if self.moves.get(self.cursor).is_some_and(|m| m == mv) {
+            self.cursor += 1;
+            return Ok(());
+        }
+        self.moves.truncate(self.cursor);
+        self.positions.truncate(self.cursor + 1);
+        self.moves.push(mv.to_string());
+        self.positions.push(next);
+        self.cursor += 1;
+        Ok(())
+    }
+
+    /// Takes back one move. False at the start.
+    pub fn undo(&mut self) -> bool {
+        if self.cursor == 0 {
+            return false;
+        }
+        self.cursor -= 1;
+        true
+    }
+
+    /// Replays one undone move. False when there is none.
+    pub fn redo(&mut self) -> bool {
+        if self.cursor == self.moves.len() {
+            return false;
+        }
+        self.cursor += 1;
+        true
+    }
+
+    /// Puts the board after `n` moves (clamped to the moves known).
+    pub fn jump(&mut self, n: usize) {
+        self.cursor = n.min(self.moves.len());
+    }
+
+    /// The game as one line: `<game> <start> [moves ...]` (the arguments of `position`),
+    /// which [`GameRecord::parse`] reads back.
+    #[must_use]
+    pub fn record_text(&self) -> String {
+        let mut text = format!("{} {}", self.game, self.start);
+        if !self.moves().is_empty() {
+            text.push_str(" moves ");
+            text.push_str(&self.moves().join(" "));
+        }
+        text
+    }
+
+    /// Reads a game line as [`GameRecord::record_text`] writes it, or a position text of
+    /// `game` alone.
+    ///
+    /// # Errors
+    /// Why the text is not a game or position.
+    pub fn parse(game: GameId, text: &str) -> Result<GameRecord, String> {
+        let text = text.trim();
+        let (game, rest) = match text.split_once(' ') {
+            Some((first, rest)) if first.parse::<GameId>().is_ok() => {
+                (first.parse::<GameId>().map_err(|e| e.to_string())?, rest)
+            }
+            _ => (game, text),
+        };
+        let (start, moves) = match rest.split_once(" moves") {
+            Some((start, moves)) => (start, moves.split_whitespace().collect()),
+            None => (rest, Vec::new()),
+        };
+        let mut record = GameRecord::new(game, start)?;
+        for (i, mv) in moves.iter().enumerate() {
+            record
+                .play(mv)
+                .map_err(|e| format!("move {}: {e}", i + 1))?;
+        }
+        Ok(record)
+    }
+
+    /// The position text of the board (what `position` takes instead of `startpos`).
+    #[must_use]
+    pub fn position_text(&self) -> String {
+        match self.position() {
+            AnyPosition::Othello(p) => p.to_string(),
+            AnyPosition::Kalah(p) => p.to_string(),
+        }
+    }
+
+    /// The starting position.
+    #[must_use]
+    pub fn start_position(&self) -> AnyPosition {
+        self.start_position
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn othello() -> GameId {
+        "othello8x8".parse().unwrap()
+    }
+
+    #[test]
+    fn play_undo_redo_and_branch() {
+        let mut g = GameRecord::new(othello(), "startpos").unwrap();
+        g.play("f5").unwrap();
+        g.play("d6").unwrap();
+        assert!(g.play("a1").is_err());
+        assert!(g.undo());
+        assert_eq!(g.moves(), ["f5"]);
+        assert!(g.redo());
+        assert_eq!(g.moves(), ["f5", "d6"]);
+        g.jump(1);
+        g.play("f6").unwrap();
+        assert_eq!(g.all_moves(), ["f5", "f6"]);
+        assert!(!g.redo());
+        g.jump(0);
+        assert!(!g.undo());
+    }
+
+    #[test]
+    fn record_text_reads_back() {
+        let mut g = GameRecord::new(othello(), "startpos").unwrap();
+        g.play("f5").unwrap();
+        g.play("d6").unwrap();
+        let text = g.record_text();
+        assert_eq!(text, "othello8x8 startpos moves f5 d6");
+        let back = GameRecord::parse(othello(), &text).unwrap();
+        assert_eq!(back.position(), g.position());
+        let kalah = GameRecord::parse(othello(), "kalah6x4 startpos moves 3").unwrap();
+        assert_eq!(kalah.game().to_string(), "kalah6x4");
+        let from_text = GameRecord::parse(othello(), &g.position_text()).unwrap();
+        assert_eq!(from_text.position(), g.position());
+        assert!(GameRecord::parse(othello(), "nonsense").is_err());
+    }
+}

@@ -1,0 +1,95 @@
+//! What the user chose, kept between runs.
+
+use protocol::{Algorithm, Go};
+use serde::{Deserialize, Serialize};
+
+use crate::engine_link::BUILTIN;
+
+/// Who moves for a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Controller {
+    /// The user, by clicking.
+    Human,
+    /// The engine of that side.
+    Engine,
+}
+
+/// One side's engine and how it searches.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineSettings {
+    /// `builtin`, a command line, or `tcp:host:port`.
+    pub endpoint: String,
+    /// Algorithm name.
+    pub algorithm: String,
+    /// Depth per move (0: the engine decides).
+    pub depth: u32,
+    /// Time per move in ms (0: none).
+    pub movetime_ms: u64,
+    /// Table size in MiB.
+    pub hash_mib: u32,
+}
+
+impl Default for EngineSettings {
+    fn default() -> Self {
+        EngineSettings {
+            endpoint: BUILTIN.into(),
+            algorithm: "mtdf".into(),
+            depth: 0,
+            movetime_ms: 1000,
+            hash_mib: 64,
+        }
+    }
+}
+
+impl EngineSettings {
+    /// The `go` for one move.
+    #[must_use]
+    pub fn go(&self) -> Go {
+        Go {
+            algorithm: self.algorithm.parse::<Algorithm>().ok(),
+            depth: (self.depth > 0).then_some(self.depth),
+            movetime: (self.movetime_ms > 0).then_some(self.movetime_ms),
+            ..Go::default()
+        }
+    }
+
+    /// Options sent when the engine starts (pass lines feed the MTD(f) plot).
+    #[must_use]
+    pub fn options(&self) -> Vec<(String, String)> {
+        vec![
+            ("Hash".into(), self.hash_mib.to_string()),
+            ("PassInfo".into(), "true".into()),
+        ]
+    }
+}
+
+/// Everything that persists.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Game id.
+    pub game: String,
+    /// `startpos` or `parallel`.
+    pub start: String,
+    /// Who plays first and second.
+    pub players: [Controller; 2],
+    /// Engines of the first and second player (the first also analyses).
+    pub engines: [EngineSettings; 2],
+    /// Analyse the board while humans move.
+    pub analyse: bool,
+    /// Show the engine console.
+    pub console: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            game: "othello8x8".into(),
+            start: "startpos".into(),
+            players: [Controller::Human, Controller::Engine],
+            engines: [EngineSettings::default(), EngineSettings::default()],
+            analyse: false,
+            console: false,
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! The real UI driven through its accessibility tree (egui_kittest): a game against the
+//! built-in engine, illegal clicks, undo, game over, set-up, and an engine that dies.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use gui::App;
+use gui::engine_link::LinkStatus;
+use gui::settings::{Controller, Settings};
+
+fn harness(settings: Settings) -> Harness<'static, App> {
+    let app = App::new(settings, Arc::new(|| {}));
+    Harness::builder()
+        .with_size((1400.0, 900.0))
+        .build_ui_state(|ui, app: &mut App| app.show(ui), app)
+}
+
+fn settings(game: &str, players: [Controller; 2]) -> Settings {
+    let mut s = Settings {
+        game: game.into(),
+        players,
+        ..Settings::default()
+    };
+    for e in &mut s.engines {
+        e.depth = 3;
+        e.movetime_ms = 0;
+        e.hash_mib = 8;
+    }
+    s
+}
+
+/// Steps the UI until `done` holds (engine replies arrive on other threads).
+fn wait_until(h: &mut Harness<'static, App>, what: &str, done: impl Fn(&App) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !done(h.state()) {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    h.step();
+}
+
+#[test]
+fn a_human_move_gets_the_engines_reply() {
+    let mut h = harness(settings(
+        "othello6x6",
+        [Controller::Human, Controller::Engine],
+    ));
+    h.run();
+    let mv = h.state().game().position().legal_moves()[0].clone();
+    h.get_by_label(&format!("{mv} (legal)")).click();
+    h.run();
+    assert_eq!(h.state().game().moves(), [mv.as_str()]);
+    wait_until(&mut h, "the engine's reply", |app| app.game().cursor() == 2);
+    let reply = &h.state().game().moves()[1];
+    // The engine's move is legal (the app checked it) and shown as the last move.
+    assert!(h.query_by_label_contains("Black to move").is_some());
+    assert!(matches!(h.state().link(1).status, LinkStatus::Ready(_)));
+    // The search was shown: depth and PV of the reply.
+    assert!(
+        h.query_by_label_contains(&format!("PV: {reply}")).is_some()
+            || h.query_by_label_contains("PV:").is_some()
+    );
+}
+
+#[test]
+fn an_illegal_click_is_refused_and_undo_takes_a_move_back() {
+    let mut h = harness(settings(
+        "othello8x8",
+        [Controller::Human, Controller::Human],
+    ));
+    h.run();
+    h.get_by_label("a1").click();
+    h.run();
+    assert!(h.state().game().moves().is_empty());
+    assert!(
+        h.state().message().contains("a1 is not a legal move"),
+        "{}",
+        h.state().message()
+    );
+    assert!(
+        h.query_by_label_contains("a1 is not a legal move")
+            .is_some()
+    );
+    h.get_by_label("f5 (legal)").click();
+    h.run();
+    h.get_by_label("d6 (legal)").click();
+    h.run();
+    assert_eq!(h.state().game().moves(), ["f5", "d6"]);
+    h.get_by_label("Undo").click();
+    h.run();
+    assert_eq!(h.state().game().moves(), ["f5"]);
+    h.get_by_label("Redo").click();
+    h.run();
+    assert_eq!(h.state().game().moves(), ["f5", "d6"]);
+    // The move list jumps back.
+    h.get_by_label("1. f5").click();
+    h.run();
+    assert_eq!(h.state().game().cursor(), 1);
+}
+
+#[test]
+fn setting_up_a_position_and_playing_to_the_end() {
+    let mut h = harness(settings(
+        "othello4x4",
+        [Controller::Human, Controller::Human],
+    ));
+    h.run();
+    // A 4x4 game one move from its end.
+    let (position, moves) = e2e_position();
+    let text = format!("othello4x4 startpos moves {}", moves.join(" "));
+    h.get_by_label("Position or game").focus();
+    h.get_by_label("Position or game").type_text(&text);
+    h.step();
+    h.get_by_label("Load position").click();
+    h.run();
+    assert_eq!(h.state().game().moves().len(), moves.len());
+    let last = position.legal_moves()[0].clone();
+    h.get_by_label(&format!("{last} (legal)")).click();
+    h.run();
+    h.step();
+    assert!(h.state().game().position().is_terminal());
+    assert!(h.query_by_label_contains("Game over").is_some());
+}
+
+/// A 4x4 game played by first legal moves up to one move before its end.
+fn e2e_position() -> (engine::game::AnyPosition, Vec<String>) {
+    let id: engine::game::GameId = "othello4x4".parse().unwrap();
+    let mut p = id.position("startpos").unwrap();
+    let mut line: Vec<(engine::game::AnyPosition, String)> = Vec::new();
+    while !p.is_terminal() {
+        let mv = p.legal_moves()[0].clone();
+        line.push((p, mv.clone()));
+        p = p.play_text(&mv).unwrap();
+    }
+    // Back up to the last position whose move is not a pass.
+    while line.last().is_some_and(|(_, mv)| mv == "pass") {
+        line.pop();
+    }
+    let (before, _) = line.pop().unwrap();
+    (before, line.into_iter().map(|(_, mv)| mv).collect())
+}
+
+#[test]
+fn an_engine_that_dies_is_reported_and_the_game_is_kept() {
+    let mut s = settings("othello8x8", [Controller::Engine, Controller::Human]);
+    s.engines[0].endpoint = "sh -c 'exit 3'".into();
+    let mut h = harness(s);
+    wait_until(&mut h, "the failure", |app| {
+        matches!(app.link(0).status, LinkStatus::Failed(_))
+    });
+    assert!(
+        h.query_by_label_contains("Black's engine stopped")
+            .is_some()
+    );
+    assert!(h.query_by_label("Restart Black's engine").is_some());
+    assert_eq!(h.state().game().cursor(), 0, "the game is kept");
+    // Switching that side to the built-in engine and restarting recovers.
+    h.state_mut().settings.engines[0].endpoint = "builtin".into();
+    h.get_by_label("Restart Black's engine").click();
+    wait_until(&mut h, "the restarted engine's move", |app| {
+        app.game().cursor() == 1
+    });
+}
+
+#[test]
+fn kalah_pits_are_played_by_clicking() {
+    let mut h = harness(settings("kalah6x4", [Controller::Human, Controller::Human]));
+    h.run();
+    h.get_by_label("South pit 3 (legal)").click();
+    h.run();
+    assert_eq!(h.state().game().moves(), ["3"]);
+    // The last seed of pit 3 lands in the store: South moves again.
+    assert!(h.query_by_label_contains("South to move").is_some());
+}
+
+#[test]
+fn every_control_has_an_accessible_label() {
+    let mut h = harness(settings(
+        "othello8x8",
+        [Controller::Human, Controller::Engine],
+    ));
+    h.run();
+    let unlabeled: Vec<String> = h
+        .query_all(egui_kittest::kittest::by().predicate(|n| {
+            use egui::accesskit::Role;
+            matches!(
+                n.role(),
+                Role::Button
+                    | Role::CheckBox
+                    | Role::RadioButton
+                    | Role::TextInput
+                    | Role::SpinButton
+                    | Role::ComboBox
+            )
+        }))
+        .filter(|n| {
+            n.accesskit_node()
+                .label()
+                .is_none_or(|l| l.trim().is_empty())
+        })
+        .map(|n| format!("{:?}", n.accesskit_node().role()))
+        .collect();
+    assert!(unlabeled.is_empty(), "unlabeled controls: {unlabeled:?}");
+}
