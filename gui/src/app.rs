@@ -461,12 +461,24 @@ impl App {
                 self.play("pass");
             }
         }
+        // The PV of the search for this position, or the rest of the one whose first
+        // move was just played.
+        let cursor = self.game.cursor();
+        let last = self.game.last_move().map(str::to_string);
         let pv = self
             .links
             .iter()
             .filter_map(EngineLink::shown_search)
-            .filter(|s| s.ply == self.game.cursor())
-            .find_map(|s| s.iterations.last().map(|i| i.pv.clone()))
+            .find_map(|s| {
+                let pv = &s.iterations.last()?.pv;
+                if s.ply == cursor {
+                    Some(pv.clone())
+                } else if s.ply + 1 == cursor && pv.first() == last.as_ref() {
+                    Some(pv[1..].to_vec())
+                } else {
+                    None
+                }
+            })
             .unwrap_or_default();
         let overlay = Overlay {
             legal: if human { legal } else { Vec::new() },
@@ -574,7 +586,9 @@ impl App {
             .height(120.0)
             .allow_scroll(false)
             .show(ui, |plot| {
-                plot.line(Line::new(format!("{} ahead", self.side_names()[0]), points));
+                let name = format!("{} ahead", self.side_names()[0]);
+                plot.points(egui_plot::Points::new(name.clone(), points.clone()).radius(2.5));
+                plot.line(Line::new(name, points));
             });
         ui.separator();
         ui.heading("Moves");

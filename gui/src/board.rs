@@ -6,6 +6,9 @@ use engine::game::kalah::Kalah;
 use engine::game::othello::Othello;
 use engine::game::{AnyPosition, Game, Side};
 
+/// Room for the coordinates around an Othello board.
+const MARGIN: f32 = 18.0;
+
 /// What the board shows besides the position.
 #[derive(Clone, Debug, Default)]
 pub struct Overlay {
@@ -41,11 +44,18 @@ fn othello(ui: &mut egui::Ui, p: &Othello, overlay: &Overlay) -> Option<String> 
     let g = p.geometry();
     let (rows, cols) = (g.rows() as f32, g.columns() as f32);
     let available = ui.available_size();
-    let cell = ((available.x - 20.0) / cols)
-        .min((available.y - 20.0) / rows)
+    let cell = ((available.x - MARGIN) / cols)
+        .min((available.y - MARGIN) / rows)
         .clamp(24.0, 80.0);
-    let (board, _) = ui.allocate_exact_size(Vec2::new(cell * cols, cell * rows), Sense::hover());
-    let painter = ui.painter_at(board.expand(2.0));
+    let (area, _) = ui.allocate_exact_size(
+        Vec2::new(cell * cols + MARGIN, cell * rows + MARGIN),
+        Sense::hover(),
+    );
+    let board = Rect::from_min_size(
+        area.min + Vec2::splat(MARGIN),
+        Vec2::new(cell * cols, cell * rows),
+    );
+    let painter = ui.painter_at(area);
     let mut clicked = None;
     for row in 0..g.rows() {
         for col in 0..g.columns() {
@@ -118,15 +128,24 @@ fn othello(ui: &mut egui::Ui, p: &Othello, overlay: &Overlay) -> Option<String> 
             }
         }
     }
-    // Coordinates around the board.
+    // Coordinates: letters above, numbers to the left.
+    let font = egui::FontId::proportional(12.0);
+    let colour = ui.visuals().text_color();
     for col in 0..g.columns() {
+        let at = Pos2::new(board.min.x + (col as f32 + 0.5) * cell, board.min.y - 3.0);
+        let letter = char::from(b'a' + col as u8).to_string();
         painter.text(
-            Pos2::new(board.min.x + (col as f32 + 0.5) * cell, board.min.y - 1.0),
+            at,
             egui::Align2::CENTER_BOTTOM,
-            char::from(b'a' + col as u8).to_string(),
-            egui::FontId::proportional(11.0),
-            ui.visuals().text_color(),
+            letter,
+            font.clone(),
+            colour,
         );
+    }
+    for row in 0..g.rows() {
+        let at = Pos2::new(board.min.x - 5.0, board.min.y + (row as f32 + 0.5) * cell);
+        let number = (row + 1).to_string();
+        painter.text(at, egui::Align2::RIGHT_CENTER, number, font.clone(), colour);
     }
     clicked
 }
