@@ -3,7 +3,9 @@
 
 pub mod bench;
 pub mod game;
+pub mod ggf;
 pub mod match_runner;
+pub mod nboard;
 pub mod perft;
 pub mod search;
 pub mod server;

@@ -7,6 +7,9 @@ mod perft;
 mod report;
 mod solve;
 
+use std::io::{BufRead, Read};
+
+use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use engine::server::{self, ServerConfig};
 
@@ -46,6 +49,10 @@ struct ServerArgs {
     /// A new session's table size (option Hash) in MiB.
     #[arg(long, value_name = "MIB", default_value_t = ServerConfig::default().hash_mib)]
     hash: usize,
+    /// Speak the NBoard protocol on stdin/stdout (also chosen when the first line is
+    /// `nboard <version>`).
+    #[arg(long, conflicts_with = "listen")]
+    nboard: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -101,8 +108,26 @@ fn serve(args: &ServerArgs) -> anyhow::Result<()> {
         table_memory_mib: args.table_memory,
         hash_mib: args.hash,
     };
-    match &args.listen {
-        Some(addr) => server::serve_tcp(addr, config),
-        None => server::serve_stdio(config),
+    if let Some(addr) = &args.listen {
+        return server::serve_tcp(addr, config);
     }
+    // The first line tells which protocol the frontend speaks.
+    let mut first = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(args.max_line_bytes as u64 + 1)
+        .read_until(b'\n', &mut first)
+        .context("cannot read stdin")?;
+    let nboard_first = String::from_utf8_lossy(&first).split_whitespace().next() == Some("nboard");
+    if args.nboard || nboard_first {
+        let first = String::from_utf8_lossy(&first).trim().to_string();
+        engine::nboard::serve(
+            Some(first).filter(|l| !l.is_empty()),
+            std::io::stdin().lock(),
+            Box::new(std::io::stdout()),
+            args.hash,
+        );
+        return Ok(());
+    }
+    server::serve_stdio(config, first)
 }

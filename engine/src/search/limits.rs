@@ -50,6 +50,20 @@ impl Limits {
     }
 }
 
+impl Limits {
+    /// A search to `depth` plies, or an exact solve when the game counts its empty squares
+    /// and at most `depth` are left: the search would reach the end anyway, and the solver
+    /// gets there far faster (and sees through passes, which use plies).
+    #[must_use]
+    pub fn depth_or_solve(depth: u32, empties: Option<u32>) -> Limits {
+        if empties.is_some_and(|e| e <= depth) {
+            Limits::depth_or_exact(None)
+        } else {
+            Limits::depth_or_exact(Some(depth))
+        }
+    }
+}
+
 /// Nodes between two checks of the clock and the stop flag.
 pub const CHECK_INTERVAL: u64 = 1024;
 

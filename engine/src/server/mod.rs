@@ -21,7 +21,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use anyhow::Context;
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, mpsc};
 
@@ -64,18 +64,19 @@ pub(crate) struct Shared {
 const OUTPUT_QUEUE: usize = 4096;
 
 /// Serves one session on stdin/stdout until `quit` or the end of input (a search still
-/// running then is finished first, unless it is `go infinite`).
+/// running then is finished first, unless it is `go infinite`). `first` is input already
+/// read from stdin (the first line, read to choose between this protocol and NBoard).
 ///
 /// # Errors
 /// When the runtime cannot be started.
-pub fn serve_stdio(config: ServerConfig) -> anyhow::Result<()> {
+pub fn serve_stdio(config: ServerConfig, first: Vec<u8>) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
     let shared = shared(config);
     runtime.block_on(run_session(
-        tokio::io::stdin(),
+        std::io::Cursor::new(first).chain(tokio::io::stdin()),
         tokio::io::stdout(),
         shared,
         Ending::Drain,

@@ -149,13 +149,21 @@ impl Session {
             return;
         }
         let stop = stop_flag();
+        let solve_within_depth = match (go.depth, go.goal) {
+            (Some(depth), None) => Limits::depth_or_solve(depth, position.empties()),
+            _ => Limits::default(),
+        };
         let limits = Limits {
             goal: match go.goal {
                 Some(protocol::Goal::Solve) => Goal::Exact,
                 Some(protocol::Goal::Wld) => Goal::WinLossDraw,
-                None => Goal::Heuristic,
+                None => solve_within_depth.goal,
             },
-            depth: go.depth,
+            depth: if go.goal.is_none() {
+                solve_within_depth.depth
+            } else {
+                None
+            },
             nodes: go.nodes,
             movetime: go
                 .movetime

@@ -1,0 +1,313 @@
+//! NBoard protocol (version 2) mode: how the NBoard GUI and other Othello frontends drive
+//! an engine (summarised in the repository's `NBOARD.md` notes and in `PROTOCOL.md`).
+//!
+//! The main thread reads commands; searches run on a thread of their own with the same
+//! iterative-deepening MTD(f) as the native protocol, so `ping` can stop one before `pong`
+//! is sent. `set depth n` searches exactly as the native `go depth n` does, so a game
+//! played through either protocol at the same settings is the same game. Unknown lines are
+//! ignored, as the specification asks; a known command that cannot be used is answered
+//! with a `status` line saying why.
+
+mod format;
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use crate::game::Game;
+use crate::game::othello::{Othello, OthelloMove};
+use crate::ggf::GgfGame;
+use crate::search::{Limits, Report, SearchParams, TranspositionTable, search};
+use crate::server::ENGINE_NAME;
+
+/// The protocol version spoken.
+pub const NBOARD_VERSION: u32 = 2;
+
+/// Output shared by the command loop and the search thread; every line is flushed.
+#[derive(Clone)]
+struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    fn say(&self, line: &str) {
+        let mut out = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        // A frontend that closed its input is gone; the command loop ends at its EOF.
+        let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+    }
+}
+
+/// What a search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Task {
+    /// `go`: choose a move, answer `===`.
+    Move,
+    /// `hint n`: analyse, `search` lines only.
+    Hint,
+    /// `analyze`: every position of the game, `analysis` lines.
+    Analyze,
+}
+
+struct Running {
+    stop: Arc<AtomicBool>,
+    thread: JoinHandle<()>,
+}
+
+/// One NBoard session.
+struct Session {
+    out: Output,
+    game: Option<GgfGame>,
+    depth: Option<u32>,
+    table: Arc<Mutex<TranspositionTable>>,
+    running: Option<Running>,
+}
+
+/// Serves NBoard commands from `input` until its end; `first` is a line already read.
+pub fn serve(
+    first: Option<String>,
+    input: impl BufRead,
+    output: Box<dyn Write + Send>,
+    hash_mib: usize,
+) {
+    let mut session = Session {
+        out: Output(Arc::new(Mutex::new(output))),
+        game: None,
+        depth: None,
+        table: Arc::new(Mutex::new(TranspositionTable::new(hash_mib))),
+        running: None,
+    };
+    let lines = first.into_iter().map(Ok).chain(input.lines());
+    for line in lines {
+        let Ok(line) = line else { break };
+        session.handle(line.trim());
+    }
+    session.stop();
+}
+
+impl Session {
+    fn status(&self, text: &str) {
+        self.out.say(&format!("status {text}"));
+    }
+
+    /// Stops a running search and waits for its thread.
+    fn stop(&mut self) {
+        if let Some(running) = self.running.take() {
+            running.stop.store(true, Ordering::Relaxed);
+            // A panicked search thread has nothing left to report.
+            let _ = running.thread.join();
+        }
+    }
+
+    fn handle(&mut self, line: &str) {
+        let mut words = line.split_whitespace();
+        let Some(command) = words.next() else { return };
+        let rest: Vec<&str> = words.collect();
+        match command {
+            "nboard" => {
+                if rest.first().and_then(|v| v.parse::<u32>().ok()) != Some(NBOARD_VERSION) {
+                    self.status(&format!(
+                        "this engine speaks NBoard protocol {NBOARD_VERSION}, not '{}'",
+                        rest.join(" ")
+                    ));
+                }
+                self.out.say(&format!("set myname {ENGINE_NAME}"));
+            }
+            "set" => self.set(&rest, line),
+            "move" => self.play(rest.first().copied()),
+            "hint" => match rest.first().and_then(|n| n.parse::<u32>().ok()) {
+                Some(n) if n >= 1 => self.start(Task::Hint),
+                _ => self.status("hint needs a number of moves: hint <n>"),
+            },
+            "go" => self.start(Task::Move),
+            "analyze" => self.start(Task::Analyze),
+            "ping" => {
+                self.stop();
+                self.out.say(&format!("pong {}", rest.join(" ")));
+            }
+            "learn" => self.out.say("learned"),
+            _ => {} // unknown lines are ignored, as the protocol asks
+        }
+    }
+
+    fn set(&mut self, rest: &[&str], line: &str) {
+        match rest.first().copied() {
+            Some("depth") => match rest.get(1).and_then(|d| d.parse::<u32>().ok()) {
+                Some(d) if (1..=60).contains(&d) => self.depth = Some(d),
+                _ => self.status("set depth needs a depth from 1 to 60"),
+            },
+            // Contempt is optional in the protocol: accepted and checked, but draws are
+            // scored as draws.
+            Some("contempt") => {
+                if rest.get(1).and_then(|c| c.parse::<i32>().ok()).is_none() {
+                    self.status("set contempt needs a whole number of centi-discs");
+                }
+            }
+            Some("game") => {
+                let ggf = line.split_once("game").map_or("", |(_, g)| g.trim());
+                match ggf.parse::<GgfGame>() {
+                    Ok(game) => {
+                        self.stop();
+                        if !self.game.as_ref().is_some_and(|old| extends(&game, old)) {
+                            self.table
+                                .lock()
+                                .unwrap_or_else(PoisonError::into_inner)
+                                .clear();
+                        }
+                        self.game = Some(game);
+                    }
+                    Err(e) => self.status(&format!("cannot read the game: {e}")),
+                }
+            }
+            _ => {} // other settings are not ours to know
+        }
+    }
+
+    fn play(&mut self, text: Option<&str>) {
+        self.stop();
+        let Some(game) = self.game.as_mut() else {
+            self.status("move before set game: send set game first");
+            return;
+        };
+        let Some(text) = text else {
+            self.status("move needs a move: move <mv>[/<eval>/<time>]");
+            return;
+        };
+        let square = text.split('/').next().unwrap_or_default();
+        let position = game.final_position();
+        let mv = if square.eq_ignore_ascii_case("PA") {
+            Ok(OthelloMove::PASS)
+        } else {
+            position.parse_move(&square.to_ascii_lowercase())
+        };
+        if let Err(e) = mv.and_then(|mv| game.push(mv)) {
+            self.status(&format!("cannot play '{text}': {e}"));
+        }
+    }
+
+    fn start(&mut self, task: Task) {
+        self.stop();
+        let Some(game) = self.game.clone() else {
+            self.status("no game: send set game first");
+            return;
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let job = Job {
+            task,
+            game,
+            depth: self.depth,
+            stop: Arc::clone(&stop),
+            out: self.out.clone(),
+            table: Arc::clone(&self.table),
+        };
+        match std::thread::Builder::new()
+            .name("nboard-search".into())
+            .spawn(move || job.run())
+        {
+            Ok(thread) => self.running = Some(Running { stop, thread }),
+            Err(e) => self.status(&format!("cannot start a search: {e}")),
+        }
+    }
+}
+
+/// True when `new` is `old` with moves added (the same game going on).
+fn extends(new: &GgfGame, old: &GgfGame) -> bool {
+    new.start == old.start
+        && new.moves.len() >= old.moves.len()
+        && new.moves.iter().zip(&old.moves).all(|(a, b)| a.mv == b.mv)
+}
+
+/// A search on its thread.
+struct Job {
+    task: Task,
+    game: GgfGame,
+    depth: Option<u32>,
+    stop: Arc<AtomicBool>,
+    out: Output,
+    table: Arc<Mutex<TranspositionTable>>,
+}
+
+impl Job {
+    /// As the native `go depth n` (or `go` without `set depth`).
+    fn limits(&self, position: &Othello) -> Limits {
+        let base = match self.depth {
+            Some(depth) => Limits::depth_or_solve(depth, position.empties()),
+            None => Limits::default(),
+        };
+        Limits {
+            stop: Some(Arc::clone(&self.stop)),
+            ..base
+        }
+    }
+
+    fn run(self) {
+        let mut table = self.table.lock().unwrap_or_else(PoisonError::into_inner);
+        match self.task {
+            Task::Move | Task::Hint => {
+                let position = self.game.final_position();
+                if position.is_terminal() {
+                    self.out.say("status game over");
+                    return;
+                }
+                if self.task == Task::Move {
+                    self.out.say("status thinking");
+                }
+                let started = Instant::now();
+                let mut report = |r: Report<'_, OthelloMove>| {
+                    if let Report::Iteration(it) = r {
+                        self.out.say(&format::search_line(&position, it));
+                    }
+                };
+                let limits = self.limits(&position);
+                let result = search(
+                    &position,
+                    &mut table,
+                    &SearchParams::default(),
+                    &limits,
+                    &mut report,
+                );
+                let seconds = started.elapsed().as_secs_f64();
+                if self.task == Task::Move && !self.stop.load(Ordering::Relaxed) {
+                    self.out
+                        .say(&format!("nodestats {} {seconds:.2}", result.stats.nodes));
+                    let mv = result.best_move.unwrap_or(OthelloMove::PASS);
+                    self.out
+                        .say(&format::chosen(mv, result.score.value, seconds));
+                }
+                self.out.say("status");
+            }
+            Task::Analyze => {
+                // From the end back to the start, so later positions fill the table first.
+                let positions: Vec<Othello> = std::iter::once(self.game.start)
+                    .chain(self.game.moves.iter().scan(self.game.start, |p, m| {
+                        *p = p.play(m.mv);
+                        Some(*p)
+                    }))
+                    .collect();
+                for (made, position) in positions.iter().enumerate().rev() {
+                    if self.stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let value = if position.is_terminal() {
+                        position.final_score()
+                    } else {
+                        let limits = self.limits(position);
+                        let r = search(
+                            position,
+                            &mut table,
+                            &SearchParams::default(),
+                            &limits,
+                            &mut |_| {},
+                        );
+                        if r.stopped {
+                            break;
+                        }
+                        r.score.value
+                    };
+                    self.out
+                        .say(&format!("analysis {made} {:.2}", f64::from(value)));
+                }
+                self.out.say("status");
+            }
+        }
+    }
+}

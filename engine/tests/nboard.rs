@@ -1,0 +1,245 @@
+//! NBoard mode as a frontend sees it: a transcript per command, the specification's
+//! example session, and `ping` arriving in the middle of a search.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::Duration;
+
+const EXAMPLE_GAME: &str = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[a]PW[b]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)";
+
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Engine {
+            child,
+            input,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.input, "{line}").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    /// The next line, within a generous time.
+    fn line(&self) -> String {
+        self.lines
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the engine answers")
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let line = self.line();
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    /// True when nothing arrives for a while.
+    fn quiet(&self) -> bool {
+        matches!(
+            self.lines.recv_timeout(Duration::from_millis(300)),
+            Err(RecvTimeoutError::Timeout)
+        )
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn started() -> Engine {
+    let mut e = Engine::start(&[]);
+    e.send("nboard 2");
+    assert_eq!(e.line(), "set myname gamesearch");
+    e
+}
+
+#[test]
+fn the_specification_example_session() {
+    let mut e = started();
+    e.send(&format!("set game {EXAMPLE_GAME}"));
+    e.send("set depth 6");
+    e.send("ping 1");
+    assert_eq!(e.line(), "pong 1");
+    e.send("go");
+    let lines = e.until("===");
+    assert_eq!(lines[0], "status thinking");
+    assert!(
+        lines.iter().any(|l| l.starts_with("nodestats ")),
+        "{lines:?}"
+    );
+    let chosen = lines.last().unwrap();
+    // `=== <move>/<eval>/<time>`, a legal move of the position.
+    let fields: Vec<&str> = chosen["=== ".len()..].split('/').collect();
+    assert_eq!(fields.len(), 3, "{chosen}");
+    let legal = [
+        "C3", "C4", "C6", "D6", "D7", "E3", "F3", "F8", "G3", "G4", "G5", "G6",
+    ];
+    assert!(legal.contains(&fields[0]), "{chosen}");
+    fields[1].parse::<f64>().unwrap();
+    fields[2].parse::<f64>().unwrap();
+    // The search lines come from iterative deepening, one per depth, up to 6.
+    let depths: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("search "))
+        .map(|l| l.split(' ').nth(4).unwrap())
+        .collect();
+    assert_eq!(depths, ["1", "2", "3", "4", "5", "6"]);
+    assert_eq!(e.line(), "status");
+    // The engine does not play its own move: the board waits for `move`.
+    e.send("ping 2");
+    assert_eq!(e.line(), "pong 2");
+}
+
+#[test]
+fn the_same_depth_gives_the_same_move_as_the_native_protocol() {
+    let mut e = started();
+    e.send(&format!("set game {EXAMPLE_GAME}"));
+    e.send("set depth 5");
+    e.send("go");
+    let chosen = e.until("===").pop().unwrap();
+    let mut native = Engine::start(&[]);
+    native.send("position othello8x8 startpos moves f5 f6 d3 c5 e6 f7 e7 f4");
+    native.send("go depth 5");
+    let best = native.until("bestmove").pop().unwrap();
+    let mv = chosen["=== ".len()..]
+        .split('/')
+        .next()
+        .unwrap()
+        .to_ascii_lowercase();
+    assert_eq!(best, format!("bestmove {mv}"));
+}
+
+#[test]
+fn ping_stops_a_search_before_pong() {
+    let mut e = started();
+    e.send(&format!("set game {EXAMPLE_GAME}"));
+    e.send("set depth 40");
+    e.send("go");
+    assert_eq!(e.line(), "status thinking");
+    e.line(); // the first iteration: the search is running
+    e.send("ping 7");
+    let lines = e.until("pong");
+    assert_eq!(lines.last().unwrap(), "pong 7");
+    assert!(!lines.iter().any(|l| l.starts_with("===")), "{lines:?}");
+    // Nothing of the stopped search follows the pong.
+    let after: Vec<String> =
+        std::iter::from_fn(|| e.lines.recv_timeout(Duration::from_millis(300)).ok()).collect();
+    assert!(
+        after
+            .iter()
+            .all(|l| !l.starts_with("search") && !l.starts_with("===")),
+        "{after:?}"
+    );
+}
+
+#[test]
+fn hint_move_learn_analyze_and_exact_solves() {
+    let mut e = started();
+    e.send(&format!("set game {EXAMPLE_GAME}"));
+    e.send("set depth 3");
+    e.send("hint 1");
+    let lines = e.until("status");
+    assert!(
+        lines.iter().filter(|l| l.starts_with("search ")).count() >= 3,
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.starts_with("===")));
+    e.send("move D6/0.00/1.5");
+    e.send("move pa");
+    assert!(e.line().starts_with("status cannot play 'pa'"));
+    e.send("learn");
+    assert_eq!(e.line(), "learned");
+    e.send("analyze");
+    let lines = e.until("status");
+    // Nine moves made (example + D6): positions 9 down to 0.
+    let made: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("analysis "))
+        .map(|l| l.split(' ').nth(1).unwrap())
+        .collect();
+    assert_eq!(made, ["9", "8", "7", "6", "5", "4", "3", "2", "1", "0"]);
+    // FFO #40 (20 empties) with depth 30: the search reaches the end, an exact solve.
+    let ffo40 =
+        "(;GM[Othello]BO[8 O--OOOO*-OOOOOO*OO**OOO*OO*OOO**OOOOOO**---OOOO*----O--*-------- *];)";
+    e.send(&format!("set game {ffo40}"));
+    e.send("set depth 30");
+    e.send("hint 1");
+    let lines = e.until("status");
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("search "))
+        .unwrap();
+    assert!(last.ends_with(" 0 20@100%"), "{last}");
+    assert!(last.contains(" 38.00 "), "FFO #40 is +38: {last}");
+}
+
+#[test]
+fn bad_known_commands_get_a_status_and_unknown_lines_nothing() {
+    let mut e = started();
+    e.send("go");
+    assert_eq!(e.line(), "status no game: send set game first");
+    e.send("set game (;GM[Othello]B[Z9];)");
+    assert!(
+        e.line()
+            .starts_with("status cannot read the game: GGF move 1")
+    );
+    e.send("set depth deep");
+    assert!(e.line().starts_with("status set depth needs"));
+    e.send("hint");
+    assert!(e.line().starts_with("status hint needs"));
+    e.send("frobnicate 3");
+    e.send("set colour blue");
+    assert!(e.quiet(), "unknown lines are ignored");
+    e.send("ping 1");
+    assert_eq!(e.line(), "pong 1");
+}
+
+#[test]
+fn nboard_mode_by_flag_and_version_mismatch() {
+    let mut e = Engine::start(&["--nboard"]);
+    e.send("ping 3");
+    assert_eq!(e.line(), "pong 3");
+    let mut old = Engine::start(&[]);
+    old.send("nboard 1");
+    assert!(
+        old.line()
+            .starts_with("status this engine speaks NBoard protocol 2")
+    );
+    assert_eq!(old.line(), "set myname gamesearch");
+}
