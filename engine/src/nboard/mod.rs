@@ -137,10 +137,8 @@ impl Session {
             },
             // Contempt is optional in the protocol: accepted and checked, but draws are
             // scored as draws.
-            Some("contempt") => {
-                if rest.get(1).and_then(|c| c.parse::<i32>().ok()).is_none() {
-                    self.status("set contempt needs a whole number of centi-discs");
-                }
+            Some("contempt") if rest.get(1).and_then(|c| c.parse::<i32>().ok()).is_none() => {
+                self.status("set contempt needs a whole number of centi-discs");
             }
             Some("game") => {
                 let ggf = line.split_once("game").map_or("", |(_, g)| g.trim());
