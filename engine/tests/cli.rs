@@ -95,5 +95,16 @@ fn solve_file_checks_the_scores() {
     let out = engine(&["solve", "--file", bad.to_str().unwrap()]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("different score"), "{}", stderr(&out));
+    // bench runs the same files, with a table of times.
+    let out = engine(&["bench", "--file", good.to_str().unwrap(), "--hash", "16"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("total: 1 positions"),
+        "{}",
+        stdout(&out)
+    );
+    let out = engine(&["bench", "--file", bad.to_str().unwrap(), "--hash", "16"]);
+    assert!(!out.status.success());
+    assert!(stdout(&out).contains("WRONG"), "{}", stdout(&out));
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -5,6 +5,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use e2e_tests::{TcpServer, engine_binary};
+use engine::game::Game;
 use engine::match_runner::{GameRecord, GameResult, Termination, read_results};
 
 fn run_match(args: &[&str]) -> Output {
@@ -247,4 +248,51 @@ fn tempdir() -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+#[test]
+fn an_nboard_engine_plays_the_same_games_as_the_native_one() {
+    let dir = tempdir();
+    let engine = engine_binary().display().to_string();
+    let play = |second: &str, name: &str| -> Vec<GameRecord> {
+        let file = dir.join(format!("{name}.jsonl"));
+        run_match(&[
+            "--engine",
+            "name=first depth=3",
+            "--engine",
+            &format!("name=second depth=3 {second}"),
+            "--opening-plies",
+            "2",
+            "--games",
+            "6",
+            "--results",
+            file.to_str().unwrap(),
+            "--ggf",
+            dir.join(format!("{name}.ggf")).to_str().unwrap(),
+        ]);
+        let mut games = results(&file);
+        games.sort_by_key(|g| g.index);
+        games
+    };
+    let native = play("", "native");
+    let nboard = play(&format!("nboard='{engine} --nboard'"), "nboard");
+    assert_eq!(native.len(), 6);
+    for (a, b) in native.iter().zip(&nboard) {
+        let moves = |g: &GameRecord| g.moves.iter().map(|p| p.mv.clone()).collect::<Vec<_>>();
+        assert_eq!(moves(a), moves(b), "game {}", a.index);
+        assert_eq!((a.result, a.score), (b.result, b.score));
+        assert_eq!(b.termination, Termination::Normal);
+    }
+    // The GGF records replay to the same results.
+    let text = std::fs::read_to_string(dir.join("nboard.ggf")).unwrap();
+    let records = engine::ggf::parse_games(&text).unwrap();
+    assert_eq!(records.len(), 6);
+    for (ggf, game) in records.iter().zip(&nboard) {
+        assert!(ggf.final_position().is_terminal());
+        assert_eq!(ggf.property("PB"), Some(game.first.as_str()));
+        assert_eq!(
+            ggf.property("RE"),
+            Some(format!("{:+}.000", game.score.unwrap()).as_str())
+        );
+    }
 }

@@ -13,7 +13,8 @@ use protocol::Endpoint;
 #[derive(Debug, Args)]
 pub struct MatchArgs {
     /// An engine: "name=A depth=6 algorithm=negascout hash=32 option.MidDepth=8" with
-    /// cmd='<command line>' or tcp=<host:port> (default: this engine binary). Give two or more.
+    /// cmd='<command line>', tcp=<host:port>, or nboard='<command line>' for an engine
+    /// that speaks NBoard (default: this engine binary). Give two or more.
     #[arg(
         long = "engine",
         value_name = "SPEC",
@@ -57,6 +58,9 @@ pub struct MatchArgs {
     /// Append every finished game to this file (JSON lines).
     #[arg(long, value_name = "FILE")]
     results: Option<PathBuf>,
+    /// Also append every game to this file as a GGF record (8x8 Othello).
+    #[arg(long, value_name = "FILE")]
+    ggf: Option<PathBuf>,
     /// Continue the match recorded in --results.
     #[arg(long, requires = "results")]
     resume: bool,
@@ -114,6 +118,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         concurrency: args.concurrency,
         seed: args.seed,
         results: args.results.clone(),
+        ggf: args.ggf.clone(),
         resume: args.resume,
         sprt,
     };

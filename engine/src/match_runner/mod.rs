@@ -7,6 +7,7 @@
 //! run on `concurrency` threads, each with its own engine processes or connections.
 
 mod game;
+mod nboard_player;
 pub mod openings;
 mod player;
 mod record;
@@ -23,7 +24,7 @@ pub use spec::{EngineSpec, SpecError};
 pub use tally::Tally;
 
 use std::collections::HashSet;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -35,6 +36,8 @@ use player::Player;
 use record::ResultsFile;
 use stats::{Sprt, SprtState};
 
+use crate::game::GameId;
+use crate::game::othello::Geometry;
 use crate::search::TranspositionTable;
 
 /// Table size for adjudication solves, per game thread.
@@ -61,6 +64,8 @@ pub struct MatchConfig {
     pub seed: u64,
     /// Results file (JSON lines).
     pub results: Option<PathBuf>,
+    /// Also append each game as a GGF record to this file (8x8 Othello).
+    pub ggf: Option<PathBuf>,
     /// Continue the match recorded in `results`.
     pub resume: bool,
     /// Stop when this test is decided (two engines).
@@ -115,6 +120,22 @@ pub fn run(config: &MatchConfig) -> anyhow::Result<Tally> {
     if names.iter().collect::<HashSet<_>>().len() < names.len() {
         bail!("engine names must differ (give each a name=...)");
     }
+    for spec in config.engines.iter().filter(|e| e.nboard) {
+        if config.rules.game != GameId::Othello(Geometry::Board8x8) {
+            bail!("{}: NBoard engines play 8x8 Othello only", spec.name);
+        }
+        if spec.algorithm.is_some()
+            || spec.nodes.is_some()
+            || spec.movetime.is_some()
+            || !spec.options.is_empty()
+            || config.rules.clock.is_some()
+        {
+            bail!(
+                "{}: an NBoard engine takes a depth only (no algorithm, nodes, movetime, options or clock)",
+                spec.name
+            );
+        }
+    }
     let games = schedule(config);
     eprintln!(
         "match: {} engines, {}, {} openings, {} games, {} at once",
@@ -160,6 +181,21 @@ pub fn run(config: &MatchConfig) -> anyhow::Result<Tally> {
         }
         file = Some(ResultsFile::append(path)?);
     }
+    let mut ggf = match &config.ggf {
+        Some(path) => {
+            if config.rules.game != GameId::Othello(Geometry::Board8x8) {
+                bail!("GGF records are for 8x8 Othello games");
+            }
+            Some(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .with_context(|| format!("cannot open {}", path.display()))?,
+            )
+        }
+        None => None,
+    };
     let pending: Vec<&ScheduledGame> = games.iter().filter(|g| !done.contains(&g.index)).collect();
     let progress = Progress::new(games.len(), done.len());
     progress.update(&tally);
@@ -207,6 +243,15 @@ pub fn run(config: &MatchConfig) -> anyhow::Result<Tally> {
         for record in results {
             if let Some(file) = file.as_mut() {
                 file.write(&record)?;
+            }
+            if let Some(out) = ggf.as_mut() {
+                let game = &games[record.index];
+                writeln!(
+                    out,
+                    "{}",
+                    record::to_ggf(&record, &game.opening, config.rules.game)?
+                )
+                .context("cannot write the GGF file")?;
             }
             tally.add(&record);
             progress.game_done(&record, &tally);

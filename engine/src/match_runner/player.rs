@@ -5,9 +5,14 @@ use std::time::{Duration, Instant};
 use protocol::{Client, ClientError, Command, Go, Info, PositionStart};
 use serde::{Deserialize, Serialize};
 
+use protocol::Endpoint;
+
+use super::nboard_player::NboardEngine;
 use super::openings::Opening;
 use super::spec::EngineSpec;
-use crate::game::GameId;
+use crate::game::othello::OthelloMove;
+use crate::game::{AnyPosition, GameId};
+use crate::ggf::GgfGame;
 
 /// How long an engine may take to start and answer the handshake.
 const START_TIMEOUT: Duration = Duration::from_secs(20);
@@ -77,7 +82,7 @@ impl From<ClientError> for Fault {
 }
 
 /// An engine's answer for one move.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Reply {
     /// `bestmove`: a move, `pass`, or `None` for `none`.
     pub mv: Option<String>,
@@ -87,17 +92,28 @@ pub struct Reply {
     pub elapsed: Duration,
 }
 
+/// How the runner talks to a running engine.
+enum Backend {
+    /// Our protocol.
+    Native(Client),
+    /// NBoard.
+    Nboard(NboardEngine),
+}
+
 /// A participant with its connection, if one is open.
 pub struct Player<'a> {
     spec: &'a EngineSpec,
-    client: Option<Client>,
+    backend: Option<Backend>,
 }
 
 impl<'a> Player<'a> {
     /// A player not started yet.
     #[must_use]
     pub fn new(spec: &'a EngineSpec) -> Player<'a> {
-        Player { spec, client: None }
+        Player {
+            spec,
+            backend: None,
+        }
     }
 
     /// Its spec.
@@ -111,28 +127,43 @@ impl<'a> Player<'a> {
     /// # Errors
     /// A [`Fault`] when the engine cannot be started or refuses.
     pub fn new_game(&mut self) -> Result<(), Fault> {
-        let client = self.client()?;
-        client.command(&Command::NewGame, START_TIMEOUT)?;
+        // An NBoard engine sees a new game in its first `set game`.
+        if let Backend::Native(client) = self.backend()? {
+            client.command(&Command::NewGame, START_TIMEOUT)?;
+        }
         Ok(())
     }
 
-    fn client(&mut self) -> Result<&mut Client, Fault> {
-        if self.client.is_none() {
-            let mut client = Client::start(&self.spec.endpoint, None)?;
-            client.handshake(START_TIMEOUT)?;
-            for (name, value) in &self.spec.options {
-                let set = Command::SetOption {
-                    name: name.clone(),
-                    value: value.clone(),
-                };
-                client.command(&set, START_TIMEOUT)?;
-            }
-            self.client = Some(client);
+    fn backend(&mut self) -> Result<&mut Backend, Fault> {
+        if self.backend.is_none() {
+            self.backend = Some(self.start()?);
         }
-        self.client.as_mut().ok_or_else(|| Fault {
+        self.backend.as_mut().ok_or_else(|| Fault {
             kind: FaultKind::Crash,
             detail: "no connection".into(),
         })
+    }
+
+    fn start(&self) -> Result<Backend, Fault> {
+        if self.spec.nboard {
+            let Endpoint::Command(words) = &self.spec.endpoint else {
+                return Err(Fault {
+                    kind: FaultKind::Crash,
+                    detail: "NBoard engines are run as commands".into(),
+                });
+            };
+            return Ok(Backend::Nboard(NboardEngine::start(words, START_TIMEOUT)?));
+        }
+        let mut client = Client::start(&self.spec.endpoint, None)?;
+        client.handshake(START_TIMEOUT)?;
+        for (name, value) in &self.spec.options {
+            let set = Command::SetOption {
+                name: name.clone(),
+                value: value.clone(),
+            };
+            client.command(&set, START_TIMEOUT)?;
+        }
+        Ok(Backend::Native(client))
     }
 
     /// Asks for a move in `opening` followed by `moves`, waiting at most `timeout`.
@@ -158,27 +189,65 @@ impl<'a> Player<'a> {
             start,
             moves: opening.moves.iter().chain(moves).cloned().collect(),
         };
-        let result = self.search(&position, go, timeout);
+        let result = match self.backend() {
+            Ok(Backend::Native(client)) => search(client, &position, go, timeout),
+            Ok(Backend::Nboard(engine)) => nboard_game(game, opening, moves)
+                .and_then(|ggf| engine.choose(&ggf, go.depth, timeout)),
+            Err(fault) => Err(fault),
+        };
         if result.is_err() {
             self.restart();
         }
         result
     }
 
-    fn search(&mut self, position: &Command, go: &Go, timeout: Duration) -> Result<Reply, Fault> {
-        let client = self.client()?;
-        client.send(position)?;
-        let asked = Instant::now();
-        let outcome = client.search(go, timeout)?;
-        Ok(Reply {
-            info: outcome.final_info().cloned(),
-            mv: outcome.best.mv,
-            elapsed: asked.elapsed(),
-        })
-    }
-
     /// Ends the engine (a child is killed); the next use starts it again.
     pub fn restart(&mut self) {
-        self.client = None;
+        self.backend = None;
     }
+}
+
+fn search(
+    client: &mut Client,
+    position: &Command,
+    go: &Go,
+    timeout: Duration,
+) -> Result<Reply, Fault> {
+    client.send(position)?;
+    let asked = Instant::now();
+    let outcome = client.search(go, timeout)?;
+    Ok(Reply {
+        info: outcome.final_info().cloned(),
+        mv: outcome.best.mv,
+        elapsed: asked.elapsed(),
+    })
+}
+
+/// The game so far as a GGF record, for an NBoard engine (8x8 Othello only).
+pub(crate) fn nboard_game(
+    game: GameId,
+    opening: &Opening,
+    moves: &[String],
+) -> Result<GgfGame, Fault> {
+    let protocol_fault = |detail: String| Fault {
+        kind: FaultKind::Protocol,
+        detail,
+    };
+    let Ok(AnyPosition::Othello(start)) = game.position(&opening.start) else {
+        return Err(protocol_fault(format!(
+            "NBoard engines play 8x8 Othello, not {game}"
+        )));
+    };
+    let mut record = GgfGame::new(start, "black", "white");
+    for text in opening.moves.iter().chain(moves) {
+        let position = record.final_position();
+        let mv = if text == "pass" {
+            Ok(OthelloMove::PASS)
+        } else {
+            crate::game::Game::parse_move(&position, text)
+        };
+        mv.and_then(|mv| record.push(mv))
+            .map_err(|e| protocol_fault(e.to_string()))?;
+    }
+    Ok(record)
 }

@@ -183,3 +183,40 @@ pub fn read_results(path: &Path) -> anyhow::Result<Vec<GameRecord>> {
     }
     Ok(records)
 }
+
+/// A finished game as a GGF record (8x8 Othello): players, result and every move from
+/// the opening's start, with each move's evaluation and time.
+///
+/// # Errors
+/// When the game is not 8x8 Othello or its moves do not replay.
+pub fn to_ggf(
+    record: &GameRecord,
+    opening: &super::Opening,
+    game: crate::game::GameId,
+) -> anyhow::Result<crate::ggf::GgfGame> {
+    let mut ggf = super::player::nboard_game(game, opening, &[])
+        .map_err(|f| anyhow::anyhow!("{}", f.detail))?;
+    ggf.set_property("PB", &record.first);
+    ggf.set_property("PW", &record.second);
+    for ply in &record.moves {
+        let position = ggf.final_position();
+        let mv = if ply.mv == "pass" {
+            crate::game::othello::OthelloMove::PASS
+        } else {
+            crate::game::Game::parse_move(&position, &ply.mv)?
+        };
+        ggf.push(mv)?;
+        if let Some(last) = ggf.moves.last_mut() {
+            last.eval = ply.score.map(f64::from);
+            last.time = Some(ply.time_ms as f64 / 1000.0);
+        }
+    }
+    let result = match (record.score, record.result) {
+        (Some(score), _) => format!("{score:+}.000"),
+        (None, GameResult::FirstWins) => "+1.000".into(),
+        (None, GameResult::SecondWins) => "-1.000".into(),
+        (None, GameResult::Draw) => "0.000".into(),
+    };
+    ggf.set_property("RE", &result);
+    Ok(ggf)
+}

@@ -11,8 +11,11 @@ use thiserror::Error;
 pub struct EngineSpec {
     /// Its name in reports and records.
     pub name: String,
-    /// How to reach it (`cmd=...` or `tcp=host:port`; our own binary when neither is given).
+    /// How to reach it (`cmd=...`, `tcp=host:port` or `nboard=...`; our own binary when
+    /// none is given).
     pub endpoint: Endpoint,
+    /// True when it speaks NBoard (`nboard=<command line>`).
+    pub nboard: bool,
     /// `algorithm=...`.
     pub algorithm: Option<Algorithm>,
     /// `depth=N` per move.
@@ -36,7 +39,7 @@ pub enum SpecError {
     NotKeyValue(String),
     /// An unknown key.
     #[error(
-        "engine spec: unknown key '{0}' (name, cmd, tcp, algorithm, depth, nodes, movetime, hash, option.<Name>)"
+        "engine spec: unknown key '{0}' (name, cmd, tcp, nboard, algorithm, depth, nodes, movetime, hash, option.<Name>)"
     )]
     UnknownKey(String),
     /// A value of the wrong kind.
@@ -49,8 +52,8 @@ pub enum SpecError {
         /// What it takes.
         expected: &'static str,
     },
-    /// `cmd` and `tcp` both given.
-    #[error("engine spec: give cmd or tcp, not both")]
+    /// More than one of `cmd`, `tcp`, `nboard`.
+    #[error("engine spec: give one of cmd, tcp or nboard")]
     TwoEndpoints,
 }
 
@@ -77,6 +80,7 @@ impl EngineSpec {
         let mut spec = EngineSpec {
             name: String::new(),
             endpoint: default_endpoint.clone(),
+            nboard: false,
             algorithm: None,
             depth: None,
             nodes: None,
@@ -95,11 +99,12 @@ impl EngineSpec {
             };
             match key {
                 "name" => spec.name = value.to_string(),
-                "cmd" | "tcp" => {
+                "cmd" | "tcp" | "nboard" => {
                     if endpoint_given {
                         return Err(SpecError::TwoEndpoints);
                     }
                     endpoint_given = true;
+                    spec.nboard = key == "nboard";
                     spec.endpoint = if key == "tcp" {
                         Endpoint::Tcp(value.to_string())
                     } else {
