@@ -371,13 +371,63 @@ impl App {
             .labelled_by(l.id);
         if ui.button("Load position").clicked() {
             match GameRecord::parse(self.game.game(), &self.setup_text) {
-                Ok(game) => {
-                    self.settings.game = game.game().to_string();
-                    self.replace_game(game);
-                }
+                Ok(game) => self.load(game),
                 Err(e) => self.message = format!("Cannot set up: {e}"),
             }
         }
+        ui.separator();
+        let l = ui.label("GGF file");
+        ui.text_edit_singleline(&mut self.settings.ggf_path)
+            .labelled_by(l.id);
+        ui.horizontal(|ui| {
+            if ui.button("Open GGF").clicked() {
+                self.open_ggf();
+            }
+            if ui.button("Save GGF").clicked() {
+                self.save_ggf();
+            }
+        });
+    }
+
+    fn load(&mut self, game: GameRecord) {
+        self.settings.game = game.game().to_string();
+        self.replace_game(game);
+    }
+
+    /// Opens the first game of the GGF file.
+    fn open_ggf(&mut self) {
+        let path = self.settings.ggf_path.clone();
+        let game = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {path}: {e}"))
+            .and_then(|text| engine::ggf::parse_games(&text).map_err(|e| format!("{path}: {e}")))
+            .and_then(|games| GameRecord::from_ggf(&games[0]));
+        match game {
+            Ok(game) => {
+                self.load(game);
+                self.message = format!("Opened {path}.");
+            }
+            Err(e) => self.message = format!("Cannot open the game: {e}"),
+        }
+    }
+
+    /// Writes the game on the board to the GGF file (replacing it).
+    fn save_ggf(&mut self) {
+        let path = self.settings.ggf_path.clone();
+        let [black, white] = [0, 1].map(|side| match self.settings.players[side] {
+            Controller::Human => "human".to_string(),
+            Controller::Engine => match &self.links[side].status {
+                LinkStatus::Ready(name) => name.clone(),
+                _ => "engine".to_string(),
+            },
+        });
+        let saved = self
+            .game
+            .to_ggf(&black, &white)
+            .and_then(|ggf| std::fs::write(&path, format!("{ggf}\n")).map_err(|e| e.to_string()));
+        self.message = match saved {
+            Ok(()) => format!("Saved the game to {path}."),
+            Err(e) => format!("Cannot save the game: {e}"),
+        };
     }
 
     fn engine_settings(&mut self, ui: &mut egui::Ui, side: usize, name: &str) {

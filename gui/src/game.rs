@@ -2,7 +2,9 @@
 //! and jumping through the move list. The rules come from the engine crate; the engine
 //! process is only asked for moves.
 
-use engine::game::{AnyPosition, GameId};
+use engine::game::othello::{Geometry, OthelloMove};
+use engine::game::{AnyPosition, Game, GameId};
+use engine::ggf::GgfGame;
 
 /// A game record with a cursor.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -177,6 +179,51 @@ impl GameRecord {
     pub fn start_position(&self) -> AnyPosition {
         self.start_position
     }
+
+    /// The game as a GGF record (8x8 Othello only), with the result once it is over.
+    ///
+    /// # Errors
+    /// For other games.
+    pub fn to_ggf(&self, black: &str, white: &str) -> Result<GgfGame, String> {
+        let AnyPosition::Othello(start) = self.start_position else {
+            return Err("GGF records hold 8x8 Othello games".into());
+        };
+        if start.geometry() != Geometry::Board8x8 {
+            return Err("GGF records hold 8x8 Othello games".into());
+        }
+        let mut ggf = GgfGame::new(start, black, white);
+        for (i, mv) in self.moves().iter().enumerate() {
+            let AnyPosition::Othello(before) = self.positions[i] else {
+                return Err("not an Othello game".into());
+            };
+            let mv = if mv == "pass" {
+                OthelloMove::PASS
+            } else {
+                before.parse_move(mv).map_err(|e| e.to_string())?
+            };
+            ggf.push(mv).map_err(|e| e.to_string())?;
+        }
+        ggf.set_result_if_over();
+        Ok(ggf)
+    }
+
+    /// A game read from a GGF record.
+    ///
+    /// # Errors
+    /// When a move of the record does not replay (never for a record that parsed).
+    pub fn from_ggf(ggf: &GgfGame) -> Result<GameRecord, String> {
+        let game = GameId::Othello(Geometry::Board8x8);
+        let start = if ggf.start == GgfGame::standard_start() {
+            "startpos".to_string()
+        } else {
+            ggf.start.to_string()
+        };
+        let mut record = GameRecord::new(game, &start)?;
+        for m in &ggf.moves {
+            record.play(&m.mv.to_string())?;
+        }
+        Ok(record)
+    }
 }
 
 #[cfg(test)]
@@ -218,6 +265,10 @@ mod tests {
         assert_eq!(kalah.game().to_string(), "kalah6x4");
         let from_text = GameRecord::parse(othello(), &g.position_text()).unwrap();
         assert_eq!(from_text.position(), g.position());
+        let ggf = g.to_ggf("me", "engine").unwrap();
+        let back = GameRecord::from_ggf(&ggf.to_string().parse().unwrap()).unwrap();
+        assert_eq!(back.moves(), g.moves());
+        assert!(kalah.to_ggf("a", "b").is_err());
         assert!(GameRecord::parse(othello(), "nonsense").is_err());
     }
 }

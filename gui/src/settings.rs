@@ -79,6 +79,8 @@ pub struct Settings {
     pub analyse: bool,
     /// Show the engine console.
     pub console: bool,
+    /// The GGF file last opened or saved.
+    pub ggf_path: String,
 }
 
 impl Default for Settings {
@@ -90,6 +92,7 @@ impl Default for Settings {
             engines: [EngineSettings::default(), EngineSettings::default()],
             analyse: false,
             console: false,
+            ggf_path: "game.ggf".into(),
         }
     }
 }

@@ -205,3 +205,42 @@ fn every_control_has_an_accessible_label() {
         .collect();
     assert!(unlabeled.is_empty(), "unlabeled controls: {unlabeled:?}");
 }
+
+#[test]
+fn games_are_saved_and_opened_as_ggf() {
+    let mut h = harness(settings(
+        "othello8x8",
+        [Controller::Human, Controller::Human],
+    ));
+    let path = std::env::temp_dir().join(format!("gui-test-{}.ggf", std::process::id()));
+    h.state_mut().settings.ggf_path = path.display().to_string();
+    h.run();
+    for mv in ["f5", "d6"] {
+        h.get_by_label(&format!("{mv} (legal)")).click();
+        h.run();
+    }
+    h.get_by_label("Save GGF").click();
+    h.run();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        text.starts_with("(;GM[Othello]") && text.contains("B[F5]W[D6]"),
+        "{text}"
+    );
+    h.get_by_label("New game").click();
+    h.run();
+    assert!(h.state().game().moves().is_empty());
+    h.get_by_label("Open GGF").click();
+    h.run();
+    assert_eq!(h.state().game().moves(), ["f5", "d6"]);
+    std::fs::remove_file(&path).ok();
+    // A Kalah game cannot be saved as GGF, and says so.
+    let mut k = harness(settings("kalah6x4", [Controller::Human, Controller::Human]));
+    k.run();
+    k.get_by_label("Save GGF").click();
+    k.run();
+    assert!(
+        k.state().message().contains("Cannot save"),
+        "{}",
+        k.state().message()
+    );
+}
