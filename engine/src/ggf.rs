@@ -373,6 +373,47 @@ mod tests {
         assert!(parse_games(&format!("{written}\n{written}")).unwrap().len() == 2);
     }
 
+    /// A game from the start with a pass in it, by playing the first legal move (or the
+    /// last, by seed) until someone must pass.
+    fn game_with_a_pass() -> GgfGame {
+        for seed in 0..200u64 {
+            let mut game = GgfGame::new(GgfGame::standard_start(), "b", "w");
+            let mut position = game.start;
+            let mut state = seed;
+            while !position.is_terminal() {
+                let mut moves = crate::game::MoveList::new();
+                position.generate_moves(&mut moves);
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let mv = moves[(state >> 33) as usize % moves.len()];
+                game.push(mv).unwrap();
+                position = position.play(mv);
+            }
+            if game.moves.iter().any(|m| m.mv == OthelloMove::PASS) {
+                return game;
+            }
+        }
+        panic!("no random game with a pass");
+    }
+
+    #[test]
+    fn passes_written_or_left_out() {
+        let game = game_with_a_pass();
+        let text = game.to_string();
+        assert!(text.contains("[PA]"), "{text}");
+        assert_eq!(text.parse::<GgfGame>().unwrap(), game);
+        // Records that leave the passes out read the same.
+        let without = text.replace("B[PA]", "").replace("W[PA]", "");
+        assert_eq!(
+            without.parse::<GgfGame>().unwrap().final_position(),
+            game.final_position()
+        );
+        let mut finished = game.clone();
+        finished.set_result_if_over();
+        assert!(finished.property("RE").is_some_and(|r| r.ends_with(".000")));
+    }
+
     #[test]
     fn bad_records_say_why() {
         assert_eq!("nothing".parse::<GgfGame>(), Err(GgfError::NoGame));

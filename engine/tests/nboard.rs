@@ -223,6 +223,9 @@ fn bad_known_commands_get_a_status_and_unknown_lines_nothing() {
     assert!(e.line().starts_with("status set depth needs"));
     e.send("hint");
     assert!(e.line().starts_with("status hint needs"));
+    e.send("set contempt many");
+    assert!(e.line().starts_with("status set contempt needs"));
+    e.send("set contempt 50");
     e.send("frobnicate 3");
     e.send("set colour blue");
     assert!(e.quiet(), "unknown lines are ignored");
