@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
 use protocol::{Client, Command, Endpoint, Event, Go, Info, Message, PositionStart};
@@ -100,7 +100,14 @@ pub struct EngineLink {
     pub last_search: Option<Search>,
     next_id: u64,
     endpoint: String,
+    /// A connection being made on its own thread, and the options to send once it is.
+    pending: Option<PendingConnection>,
 }
+
+type PendingConnection = (
+    mpsc::Receiver<Result<Client, String>>,
+    Vec<(String, String)>,
+);
 
 impl Default for EngineLink {
     fn default() -> Self {
@@ -112,6 +119,7 @@ impl Default for EngineLink {
             last_search: None,
             next_id: 1,
             endpoint: String::new(),
+            pending: None,
         }
     }
 }
@@ -147,8 +155,9 @@ impl EngineLink {
     }
 
     /// Starts the engine at `endpoint` (`builtin`, a command line, or `tcp:host:port`),
-    /// closing any previous one. Never blocks on the engine: the handshake is read by
-    /// [`EngineLink::poll`]. `repaint` is called whenever the engine sends a line.
+    /// closing any previous one. Never blocks: the process is started (or the connection
+    /// made) on a thread, and [`EngineLink::poll`] takes it and reads the handshake.
+    /// `repaint` is called whenever the engine sends a line.
     pub fn start(
         &mut self,
         endpoint: &str,
@@ -157,25 +166,46 @@ impl EngineLink {
     ) {
         self.close();
         self.endpoint = endpoint.to_string();
-        let target = if endpoint.trim().is_empty() || endpoint.trim() == BUILTIN {
-            builtin_address().map(|a| Endpoint::Tcp(a.to_string()))
-        } else {
-            endpoint.parse::<Endpoint>().map_err(|e| e.to_string())
+        self.status = LinkStatus::Connecting;
+        let endpoint = endpoint.trim().to_string();
+        let (tx, rx) = mpsc::channel();
+        // Starting a process or connecting can take a while: never on the UI thread.
+        std::thread::spawn(move || {
+            let target = if endpoint.is_empty() || endpoint == BUILTIN {
+                builtin_address().map(|a| Endpoint::Tcp(a.to_string()))
+            } else {
+                endpoint.parse::<Endpoint>().map_err(|e| e.to_string())
+            };
+            let client = target.and_then(|t| {
+                Client::start(&t, Some(Arc::clone(&repaint))).map_err(|e| e.to_string())
+            });
+            // The link may have been closed meanwhile; then nobody waits for it.
+            let _ = tx.send(client);
+            repaint();
+        });
+        self.pending = Some((rx, options.to_vec()));
+    }
+
+    /// Takes the connection once its thread has made it, and starts the handshake.
+    fn take_pending(&mut self) {
+        let Some((rx, options)) = &self.pending else {
+            return;
         };
-        let client =
-            target.and_then(|t| Client::start(&t, Some(repaint)).map_err(|e| e.to_string()));
-        match client {
+        let result = match rx.try_recv() {
+            Ok(result) => result,
+            Err(mpsc::TryRecvError::Empty) => return,
+            Err(mpsc::TryRecvError::Disconnected) => Err("the connection attempt failed".into()),
+        };
+        let options = options.clone();
+        self.pending = None;
+        match result {
             Ok(client) => {
                 self.client = Some(client);
-                self.status = LinkStatus::Connecting;
                 self.send(&Command::Hello {
                     version: Some(protocol::PROTOCOL_VERSION),
                 });
                 for (name, value) in options {
-                    self.send(&Command::SetOption {
-                        name: name.clone(),
-                        value: value.clone(),
-                    });
+                    self.send(&Command::SetOption { name, value });
                 }
             }
             Err(reason) => self.status = LinkStatus::Failed(reason),
@@ -184,6 +214,7 @@ impl EngineLink {
 
     /// Closes the connection (a child engine is ended).
     pub fn close(&mut self) {
+        self.pending = None;
         if self.client.take().is_some() {
             self.log(true, "(closed by the user)".into());
         }
@@ -275,6 +306,7 @@ impl EngineLink {
 
     /// Reads everything the engine sent since the last call.
     pub fn poll(&mut self) -> Vec<LinkEvent> {
+        self.take_pending();
         let mut events = Vec::new();
         while let Some(client) = self.client.as_ref() {
             let Ok(event) = client.events().try_recv() else {
