@@ -124,6 +124,20 @@ impl GgfGame {
         Ok(())
     }
 
+    /// Adds a move written as text: `PA` (GGF and NBoard's pass) or anything our notation
+    /// reads (`f5`, `F5`, `pass`), checking it.
+    ///
+    /// # Errors
+    /// When the text is not a move, or the move is not legal in the final position.
+    pub fn push_text(&mut self, text: &str) -> Result<(), crate::game::GameError> {
+        let mv = if text.eq_ignore_ascii_case("PA") {
+            OthelloMove::PASS
+        } else {
+            self.start.parse_move(text)?
+        };
+        self.push(mv)
+    }
+
     /// Sets `RE` from the final position if the game is over (`+n.000` for black).
     pub fn set_result_if_over(&mut self) {
         let end = self.final_position();
@@ -292,7 +306,9 @@ fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace(']', "\\]")
 }
 
-fn move_text(mv: OthelloMove) -> String {
+/// A move as GGF and NBoard write it: `F5`, or `PA` for the pass.
+#[must_use]
+pub fn move_text(mv: OthelloMove) -> String {
     if mv == OthelloMove::PASS {
         "PA".into()
     } else {

@@ -252,14 +252,9 @@ impl EngineLink {
         self.abandon();
         let id = format!("g{}", self.next_id);
         self.next_id += 1;
-        let start = match game.start() {
-            "startpos" => PositionStart::StartPos,
-            "parallel" => PositionStart::Parallel,
-            text => PositionStart::Text(text.to_string()),
-        };
         self.send(&Command::Position {
             game: game.game().to_string(),
-            start,
+            start: PositionStart::from_word(game.start()),
             moves: game.moves().to_vec(),
         });
         let limit = go.movetime.map(Duration::from_millis);

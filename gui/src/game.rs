@@ -2,8 +2,8 @@
 //! and jumping through the move list. The rules come from the engine crate; the engine
 //! process is only asked for moves.
 
-use engine::game::othello::{Geometry, OthelloMove};
-use engine::game::{AnyPosition, Game, GameId};
+use engine::game::othello::Geometry;
+use engine::game::{AnyPosition, GameId};
 use engine::ggf::GgfGame;
 
 /// A game record with a cursor.
@@ -192,16 +192,8 @@ impl GameRecord {
             return Err("GGF records hold 8x8 Othello games".into());
         }
         let mut ggf = GgfGame::new(start, black, white);
-        for (i, mv) in self.moves().iter().enumerate() {
-            let AnyPosition::Othello(before) = self.positions[i] else {
-                return Err("not an Othello game".into());
-            };
-            let mv = if mv == "pass" {
-                OthelloMove::PASS
-            } else {
-                before.parse_move(mv).map_err(|e| e.to_string())?
-            };
-            ggf.push(mv).map_err(|e| e.to_string())?;
+        for mv in self.moves() {
+            ggf.push_text(mv).map_err(|e| e.to_string())?;
         }
         ggf.set_result_if_over();
         Ok(ggf)

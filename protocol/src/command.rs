@@ -53,6 +53,28 @@ pub enum PositionStart {
     Text(String),
 }
 
+impl PositionStart {
+    /// `startpos`, `parallel`, or else a position text.
+    #[must_use]
+    pub fn from_word(start: &str) -> PositionStart {
+        match start {
+            "startpos" => PositionStart::StartPos,
+            "parallel" => PositionStart::Parallel,
+            text => PositionStart::Text(text.to_string()),
+        }
+    }
+
+    /// The start as `position` writes it: `startpos`, `parallel`, or the position text.
+    #[must_use]
+    pub fn as_word(&self) -> &str {
+        match self {
+            PositionStart::StartPos => "startpos",
+            PositionStart::Parallel => "parallel",
+            PositionStart::Text(text) => text,
+        }
+    }
+}
+
 /// The search algorithms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
@@ -317,12 +339,7 @@ impl fmt::Display for Command {
             Command::Hello { version: Some(v) } => write!(f, "hello {v}"),
             Command::SetOption { name, value } => write!(f, "setoption name {name} value {value}"),
             Command::Position { game, start, moves } => {
-                write!(f, "position {game} ")?;
-                match start {
-                    PositionStart::StartPos => f.write_str("startpos")?,
-                    PositionStart::Parallel => f.write_str("parallel")?,
-                    PositionStart::Text(text) => f.write_str(text)?,
-                }
+                write!(f, "position {game} {}", start.as_word())?;
                 if !moves.is_empty() {
                     write!(f, " moves {}", moves.join(" "))?;
                 }

@@ -10,7 +10,6 @@ use protocol::Endpoint;
 use super::nboard_player::NboardEngine;
 use super::openings::Opening;
 use super::spec::EngineSpec;
-use crate::game::othello::OthelloMove;
 use crate::game::{AnyPosition, GameId};
 use crate::ggf::GgfGame;
 
@@ -179,14 +178,9 @@ impl<'a> Player<'a> {
         go: &Go,
         timeout: Duration,
     ) -> Result<Reply, Fault> {
-        let start = match opening.start.as_str() {
-            "startpos" => PositionStart::StartPos,
-            "parallel" => PositionStart::Parallel,
-            text => PositionStart::Text(text.to_string()),
-        };
         let position = Command::Position {
             game: game.to_string(),
-            start,
+            start: PositionStart::from_word(&opening.start),
             moves: opening.moves.iter().chain(moves).cloned().collect(),
         };
         let result = match self.backend() {
@@ -240,13 +234,8 @@ pub(crate) fn nboard_game(
     };
     let mut record = GgfGame::new(start, "black", "white");
     for text in opening.moves.iter().chain(moves) {
-        let position = record.final_position();
-        let mv = if text == "pass" {
-            Ok(OthelloMove::PASS)
-        } else {
-            crate::game::Game::parse_move(&position, text)
-        };
-        mv.and_then(|mv| record.push(mv))
+        record
+            .push_text(text)
             .map_err(|e| protocol_fault(e.to_string()))?;
     }
     Ok(record)

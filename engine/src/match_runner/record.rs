@@ -199,13 +199,7 @@ pub fn to_ggf(
     ggf.set_property("PB", &record.first);
     ggf.set_property("PW", &record.second);
     for ply in &record.moves {
-        let position = ggf.final_position();
-        let mv = if ply.mv == "pass" {
-            crate::game::othello::OthelloMove::PASS
-        } else {
-            crate::game::Game::parse_move(&position, &ply.mv)?
-        };
-        ggf.push(mv)?;
+        ggf.push_text(&ply.mv)?;
         if let Some(last) = ggf.moves.last_mut() {
             last.eval = ply.score.map(f64::from);
             last.time = Some(ply.time_ms as f64 / 1000.0);

@@ -2,16 +2,8 @@
 
 use crate::game::Game;
 use crate::game::othello::{Othello, OthelloMove};
+use crate::ggf::move_text;
 use crate::search::{DEPTH_TO_END, Iteration, Proof};
-
-/// A move as NBoard writes it: `F5`, or `PA` for the pass.
-pub(super) fn move_text(mv: OthelloMove) -> String {
-    if mv == OthelloMove::PASS {
-        "PA".into()
-    } else {
-        mv.to_string().to_ascii_uppercase()
-    }
-}
 
 /// `search F5-D6-C3 -1.00 0 12`, with depth `<empties>@100%` for an exact solve and
 /// `<empties>@100%W` for a win/loss/draw proof.

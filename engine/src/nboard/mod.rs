@@ -171,13 +171,7 @@ impl Session {
             return;
         };
         let square = text.split('/').next().unwrap_or_default();
-        let position = game.final_position();
-        let mv = if square.eq_ignore_ascii_case("PA") {
-            Ok(OthelloMove::PASS)
-        } else {
-            position.parse_move(&square.to_ascii_lowercase())
-        };
-        if let Err(e) = mv.and_then(|mv| game.push(mv)) {
+        if let Err(e) = game.push_text(square) {
             self.status(&format!("cannot play '{text}': {e}"));
         }
     }

@@ -11,7 +11,7 @@ use super::options::EngineOptions;
 use super::pool::Reservation;
 use super::timing;
 use super::worker::{Output, SearchJob, Worker, stop_flag};
-use crate::game::{AnyPosition, GameId, Start};
+use crate::game::{AnyPosition, GameId};
 use crate::search::{Algorithm, Goal, Limits, SearchParams};
 
 /// What the reader does after a line.
@@ -230,12 +230,9 @@ fn build_position(
     moves: &[String],
 ) -> Result<AnyPosition, String> {
     let game: GameId = game.parse().map_err(|e| format!("position: {e}"))?;
-    let mut position = match start {
-        PositionStart::StartPos => game.start(Start::Standard),
-        PositionStart::Parallel => game.start(Start::Parallel),
-        PositionStart::Text(text) => game.parse_position(text),
-    }
-    .map_err(|e| format!("position: {e}"))?;
+    let mut position = game
+        .position(start.as_word())
+        .map_err(|e| format!("position: {e}"))?;
     for (i, mv) in moves.iter().enumerate() {
         position = position
             .play_text(mv)

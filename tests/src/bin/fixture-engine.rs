@@ -8,7 +8,7 @@
 use std::io::{BufRead, Write};
 
 use engine::game::{AnyPosition, GameId};
-use protocol::{BestMove, Command, Info, Message, PositionStart, Score};
+use protocol::{BestMove, Command, Info, Message, Score};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,12 +34,9 @@ fn main() {
             Ok(Command::IsReady) => say(Message::ReadyOk),
             Ok(Command::Position { game, start, moves }) => {
                 let id: GameId = game.parse().expect("fixture games are valid");
-                let mut p = match start {
-                    PositionStart::StartPos => id.position("startpos"),
-                    PositionStart::Parallel => id.position("parallel"),
-                    PositionStart::Text(text) => id.position(&text),
-                }
-                .expect("fixture positions are valid");
+                let mut p = id
+                    .position(start.as_word())
+                    .expect("fixture positions are valid");
                 for mv in moves {
                     p = p.play_text(&mv).expect("fixture moves are legal");
                 }
