@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod game;
 pub mod ggf;
+pub mod lines;
 pub mod match_runner;
 pub mod nboard;
 pub mod perft;

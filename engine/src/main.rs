@@ -7,16 +7,21 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    restore_sigpipe();
     return_tables_to_the_system();
+    let args = cli::Cli::parse();
+    if !args.serves() {
+        restore_sigpipe();
+    }
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        // Its report of a failed write is an `eprintln!`, which panics when stderr is
+        // closed: a log nobody can read must not end a session.
+        .log_internal_errors(false)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("ENGINE_LOG")
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
         )
         .init();
-    let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
@@ -26,21 +31,29 @@ fn main() -> ExitCode {
     }
 }
 
-/// Rust ignores SIGPIPE, so printing into a closed pipe (`engine ... | head`) would panic;
-/// restore the default so the process ends quietly like any command-line tool.
+/// Rust ignores SIGPIPE, so printing a report into a closed pipe (`engine ... | head`)
+/// would panic; restore the default so the process ends quietly like any command-line
+/// tool. Servers keep ignoring it: a closed stdout or stderr (a log piped into `head`)
+/// must not kill them, and they handle every failed write.
+#[cfg(unix)]
 #[allow(unsafe_code)]
 fn restore_sigpipe() {
-    // Safety: called first thing in main, before any other thread exists; setting a
+    // Safety: called at the start of main, before any other thread exists; setting a
     // signal's disposition to SIG_DFL has no other precondition.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 
+/// Elsewhere there is no SIGPIPE.
+#[cfg(not(unix))]
+fn restore_sigpipe() {}
+
 /// glibc raises its mmap threshold to the size of any large block freed, after which
 /// transposition tables come from the heap of the thread that made them and stay with
 /// the process when freed. A server whose sessions come and go must give their tables
 /// back, so large blocks are always mapped on their own (and unmapped when freed).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[allow(unsafe_code)]
 fn return_tables_to_the_system() {
     const ONE_MIB: libc::c_int = 1 << 20;
@@ -50,3 +63,7 @@ fn return_tables_to_the_system() {
         libc::mallopt(libc::M_MMAP_THRESHOLD, ONE_MIB);
     }
 }
+
+/// Other allocators give large blocks back on their own.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn return_tables_to_the_system() {}

@@ -2,6 +2,7 @@
 //! typed errors (never a panic) for illegal moves and malformed positions.
 
 use engine::game::{AnyPosition, Game, GameError, GameId, MoveList};
+use engine::ggf::GgfGame;
 use engine::with_position;
 use proptest::prelude::*;
 
@@ -67,6 +68,23 @@ proptest! {
         let id: GameId = GAMES[game].parse().unwrap();
         if let Err(e) = id.position(&text) {
             prop_assert!(matches!(e, GameError::MalformedPosition(_)), "{e}");
+        }
+    }
+
+    #[test]
+    fn arbitrary_game_ids_never_panic(text in prop_oneof!["\\PC{0,12}", "(?i)(kalah|othello)\\PC{0,8}"]) {
+        // Each result is checked: an accepted id must print as a name that reads back.
+        if let Ok(id) = text.parse::<GameId>() {
+            prop_assert_eq!(id.to_string().parse::<GameId>(), Ok(id));
+        }
+    }
+
+    #[test]
+    fn arbitrary_ggf_text_never_panics(text in prop_oneof!["\\PC{0,80}", "\\(;[A-Z\\[\\]\\\\;)\\PC]{0,60}"]) {
+        // A game that was read writes a record that reads back to the same record.
+        if let Ok(game) = text.parse::<GgfGame>() {
+            let written = game.to_string();
+            prop_assert_eq!(written.parse::<GgfGame>().map(|g| g.to_string()), Ok(written));
         }
     }
 

@@ -129,8 +129,12 @@ fn builtin_address() -> Result<SocketAddr, String> {
     static ADDRESS: OnceLock<Result<SocketAddr, String>> = OnceLock::new();
     ADDRESS
         .get_or_init(|| {
-            engine::server::serve_in_background(engine::server::ServerConfig::default())
-                .map_err(|e| format!("{e:#}"))
+            // The GUI's own connection waits as long as the person at the board thinks.
+            let config = engine::server::ServerConfig {
+                idle_timeout: None,
+                ..engine::server::ServerConfig::default()
+            };
+            engine::server::serve_in_background(config).map_err(|e| format!("{e:#}"))
         })
         .clone()
 }

@@ -246,11 +246,19 @@ fn parse_position(t: &mut Tokens<'_>) -> Result<Command, ParseError> {
 
 fn parse_go(t: &mut Tokens<'_>) -> Result<Go, ParseError> {
     const COUNT: &str = "a whole number of at least 1";
+    const DEPTH: &str = "a whole number from 1 to 1000";
     let mut go = Go::default();
     while let Some(word) = t.next() {
         match word {
             "depth" => {
-                let d = positive(t.value("depth", COUNT)?, "depth")?;
+                let d: u32 = t.value("depth", DEPTH)?;
+                if !(1..=MAX_DEPTH).contains(&d) {
+                    return Err(ParseError::BadValue {
+                        key: "depth",
+                        value: d.to_string(),
+                        expected: DEPTH,
+                    });
+                }
                 set_once(&mut go.depth, "depth", d)?;
             }
             "movetime" => {
@@ -309,6 +317,10 @@ fn positive<T: PartialEq + Default>(value: T, key: &'static str) -> Result<T, Pa
     }
     Ok(value)
 }
+
+/// The deepest `go depth` accepted: deeper than any game played here lasts (`go solve`
+/// searches to the end whatever the length).
+pub const MAX_DEPTH: u32 = 1000;
 
 /// The combinations `PROTOCOL.md` rules out.
 fn check_go(go: &Go) -> Result<(), ParseError> {
@@ -456,13 +468,21 @@ mod tests {
             ("go depth", "go: missing depth"),
             (
                 "go depth x",
-                "depth: 'x' is not a whole number of at least 1",
+                "depth: 'x' is not a whole number from 1 to 1000",
             ),
             (
                 "go depth 0",
-                "depth: '0' is not a whole number of at least 1",
+                "depth: '0' is not a whole number from 1 to 1000",
             ),
             ("go depth 3 depth 4", "'depth' given twice"),
+            (
+                "go depth 1001",
+                "depth: '1001' is not a whole number from 1 to 1000",
+            ),
+            (
+                "go depth 2147483648",
+                "depth: '2147483648' is not a whole number from 1 to 1000",
+            ),
             (
                 "go infinite depth 4",
                 "'infinite' cannot be combined with 'depth'",

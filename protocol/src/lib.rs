@@ -15,7 +15,7 @@ mod message;
 mod tokens;
 
 pub use client::{Client, ClientError, Event, Handshake, SearchOutcome};
-pub use command::{Algorithm, Command, Go, Goal, PositionStart, TimeControl};
+pub use command::{Algorithm, Command, Go, Goal, MAX_DEPTH, PositionStart, TimeControl};
 pub use endpoint::{Endpoint, EndpointError};
 pub use error::ParseError;
 pub use info::{Bound, Depth, Info, PassInfo, Proof, Score};

@@ -27,7 +27,7 @@ fn go() -> impl Strategy<Value = Go> {
     (
         (
             prop::option::of(algorithm()),
-            prop::option::of(1u32..100),
+            prop::option::of(1u32..=protocol::MAX_DEPTH),
             prop::option::of(1u64..100_000),
             prop::option::of(1u64..u64::MAX),
         ),

@@ -1,10 +1,11 @@
 //! Helpers for the end-to-end tests: find the `engine` binary, run it as a stdio engine or
 //! a TCP server, read its memory use, and make reproducible test positions.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::sync::OnceLock;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::{OnceLock, mpsc};
 use std::time::Duration;
 
 use engine::game::{AnyPosition, GameId, Start};
@@ -121,6 +122,12 @@ impl TcpServer {
         TcpServer { child, addr }
     }
 
+    /// A server process started by the caller, which read its `listening` line.
+    #[must_use]
+    pub fn adopt(child: Child, addr: String) -> TcpServer {
+        TcpServer { child, addr }
+    }
+
     /// The endpoint of this server.
     #[must_use]
     pub fn endpoint(&self) -> Endpoint {
@@ -151,6 +158,144 @@ impl TcpServer {
 impl Drop for TcpServer {
     fn drop(&mut self) {
         // The server may have died already (the test then fails on its own).
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A raw line-oriented connection to a server, for what the protocol client would hide
+/// (partial lines, reading nothing, the connection's end).
+pub struct RawConnection {
+    reader: BufReader<TcpStream>,
+    /// The sending half, for writes the helpers do not cover.
+    pub writer: TcpStream,
+}
+
+impl RawConnection {
+    /// Connects to `server`; reads wait at most [`PATIENCE`].
+    ///
+    /// # Panics
+    /// When the connection fails.
+    pub fn connect(server: &TcpServer) -> RawConnection {
+        let stream = TcpStream::connect(&server.addr).expect("the server accepts");
+        stream.set_read_timeout(Some(PATIENCE)).unwrap();
+        RawConnection {
+            writer: stream.try_clone().unwrap(),
+            reader: BufReader::new(stream),
+        }
+    }
+
+    /// Sends text as it is (end lines with `\n`).
+    ///
+    /// # Panics
+    /// When the connection is gone.
+    pub fn send(&mut self, lines: &str) {
+        self.writer.write_all(lines.as_bytes()).unwrap();
+    }
+
+    /// The next line, or `None` when the server closed the connection.
+    pub fn line(&mut self) -> Option<String> {
+        let mut line = String::new();
+        match self.reader.read_line(&mut line) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(line.trim_end().to_string()),
+        }
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    pub fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self
+                .line()
+                .unwrap_or_else(|| panic!("closed before '{prefix}'; got {lines:?}"));
+            let done = line.starts_with(prefix);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+}
+
+/// The engine binary on stdin/stdout, driven line by line (bytes in, lines out), killed
+/// when dropped.
+pub struct PipedEngine {
+    child: Child,
+    input: ChildStdin,
+    lines: mpsc::Receiver<String>,
+}
+
+impl PipedEngine {
+    /// Starts the engine binary with `args`.
+    ///
+    /// # Panics
+    /// When it cannot be started.
+    pub fn start(args: &[&str]) -> PipedEngine {
+        let mut child = Command::new(engine_binary())
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the engine starts");
+        let input = child.stdin.take().unwrap();
+        let output = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(output).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        PipedEngine {
+            child,
+            input,
+            lines,
+        }
+    }
+
+    /// Writes bytes to the engine's stdin.
+    ///
+    /// # Panics
+    /// When the engine's stdin is closed.
+    pub fn send(&mut self, text: &[u8]) {
+        self.input.write_all(text).unwrap();
+        self.input.flush().unwrap();
+    }
+
+    /// The next line of output.
+    ///
+    /// # Panics
+    /// When none comes within [`PATIENCE`].
+    pub fn line(&self) -> String {
+        self.lines
+            .recv_timeout(PATIENCE)
+            .expect("the engine answers in time")
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    pub fn until(&self, prefix: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self.line();
+            let done = line.starts_with(prefix);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    /// True while the process runs.
+    pub fn running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+impl Drop for PipedEngine {
+    fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

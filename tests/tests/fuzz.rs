@@ -1,9 +1,13 @@
-//! Arbitrary lines and byte strings fed to a live session: the engine answers each bad
-//! line with an error, never panics, never hangs, and still answers `isready` after.
+//! Arbitrary lines and byte strings fed to live sessions on every transport (stdin, TCP,
+//! NBoard mode), with arbitrary Unicode in every field of every command: the engine
+//! answers each bad line, never panics, never hangs, and still answers `isready` (NBoard:
+//! `ping`) after. `FUZZ_CASES` sets the number of cases per transport (48 by default; the
+//! release check in `docs/reliability.md` runs many more).
 
-use e2e_tests::{PATIENCE, stdio_engine};
+use e2e_tests::{PATIENCE, PipedEngine, TcpServer, stdio_engine};
 use proptest::prelude::*;
-use protocol::{Command, Message};
+use proptest::test_runner::TestRunner;
+use protocol::{Client, Command, Message};
 
 /// Words of the protocol, so that generated lines get past the first word often.
 const WORDS: &[&str] = &[
@@ -55,13 +59,124 @@ const WORDS: &[&str] = &[
     "\t",
 ];
 
+/// Every field of every command, `{}` standing for an arbitrary word.
+const TEMPLATES: &[&str] = &[
+    "{}",
+    "hello {}",
+    "setoption name {} value 1",
+    "setoption name Hash value {}",
+    "setoption name PassInfo value {}",
+    "position {} startpos",
+    "position othello8x8 {}",
+    "position othello8x8 {} X",
+    "position kalah6x4 {} S",
+    "position othello8x8 startpos moves {}",
+    "position kalah6x4 startpos moves 1 {}",
+    "go {}",
+    "go depth {}",
+    "go movetime {}",
+    "go nodes {}",
+    "go time {} inc 10",
+    "go time 100 inc {}",
+    "go id {} depth 2",
+    "stop {}",
+    "isready {}",
+    "newgame {}",
+    "quit {}",
+];
+
+/// The same for NBoard mode.
+const NBOARD_TEMPLATES: &[&str] = &[
+    "{}",
+    "nboard {}",
+    "set depth {}",
+    "set game {}",
+    "set game (;GM[Othello]BO[8 {}]B[F5];)",
+    "set game (;GM[Othello]B[{}];)",
+    "set contempt {}",
+    "move {}",
+    "hint {}",
+    "ping {}",
+    "learn {}",
+    "analyze {}",
+    "go {}",
+];
+
+/// A word of arbitrary Unicode (any character but whitespace, controls included).
+fn word() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "\\S{1,12}",
+        "\\PC{1,4}",
+        prop::sample::select(WORDS).prop_map(str::to_string)
+    ]
+}
+
+fn filled(templates: &'static [&'static str]) -> impl Strategy<Value = Vec<u8>> {
+    (prop::sample::select(templates), word())
+        .prop_map(|(template, word)| template.replace("{}", &word).into_bytes())
+}
+
 fn line() -> impl Strategy<Value = Vec<u8>> {
     prop_oneof![
         prop::collection::vec(prop::sample::select(WORDS), 0..10)
             .prop_map(|w| w.join(" ").into_bytes()),
         prop::collection::vec(any::<u8>().prop_filter("one line", |&b| b != b'\n'), 0..120),
         "\\PC{0,80}".prop_map(String::into_bytes),
+        filled(TEMPLATES),
     ]
+}
+
+fn nboard_line() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        prop::collection::vec(any::<u8>().prop_filter("one line", |&b| b != b'\n'), 0..120),
+        filled(NBOARD_TEMPLATES),
+    ]
+}
+
+fn cases() -> u32 {
+    std::env::var("FUZZ_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(48)
+}
+
+/// Sends the lines (never a `quit`), then expects `readyok` within the patience.
+fn survives(client: &mut Client, lines: &[Vec<u8>]) -> Result<(), TestCaseError> {
+    for line in lines.iter().filter(|l| !is_quit(l)) {
+        let mut bytes = line.clone();
+        bytes.push(b'\n');
+        client.send_bytes(&bytes).unwrap();
+    }
+    // Whatever is running now (a search may be), isready is answered at once.
+    client.send_line("isready").unwrap();
+    loop {
+        match client.next_message(PATIENCE) {
+            Ok(Message::ReadyOk) => return Ok(()),
+            Ok(_) => {}
+            Err(e) => return Err(TestCaseError::fail(format!("no readyok: {e}"))),
+        }
+    }
+}
+
+/// One server for every TCP case (owned by the test, so it is stopped after it), each
+/// case a connection of its own.
+#[test]
+fn a_tcp_session_survives_any_input() {
+    let server = TcpServer::start(&["--table-memory", "256", "--hash", "4"]);
+    let mut runner = TestRunner::new(ProptestConfig::with_cases(cases()));
+    let lines = prop::collection::vec(line(), 1..25);
+    let result = runner.run(&lines, |lines| {
+        let mut client = server.connect();
+        survives(&mut client, &lines)?;
+        drop(client);
+        // The server lives on and serves the next client.
+        let mut next = server.connect();
+        prop_assert!(next.sync(PATIENCE).is_ok());
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
 }
 
 /// True for a line the session would take as `quit` (which would end it, as it should).
@@ -70,30 +185,28 @@ fn is_quit(line: &[u8]) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
 
     #[test]
     fn a_live_session_survives_any_input(lines in prop::collection::vec(line(), 1..25)) {
         let mut client = stdio_engine(&["--table-memory", "64", "--hash", "4"]);
-        for line in lines.iter().filter(|l| !is_quit(l)) {
-            let mut bytes = line.clone();
-            bytes.push(b'\n');
-            client.send_bytes(&bytes).unwrap();
-        }
-        // Whatever is running now (a search may be), isready is answered at once.
-        client.send_line("isready").unwrap();
-        let answered = loop {
-            match client.next_message(PATIENCE) {
-                Ok(Message::ReadyOk) => break true,
-                Ok(_) => {}
-                Err(e) => {
-                    eprintln!("no readyok: {e}");
-                    break false;
-                }
-            }
-        };
-        prop_assert!(answered);
+        survives(&mut client, &lines)?;
         client.send_line("stop").unwrap();
         prop_assert!(client.quit(PATIENCE).is_some_and(|s| s.success()), "clean exit");
+    }
+
+    #[test]
+    fn an_nboard_session_survives_any_input(lines in prop::collection::vec(nboard_line(), 1..25)) {
+        let mut engine = PipedEngine::start(&["--nboard", "--hash", "4"]);
+        engine.send(b"nboard 2\n");
+        for line in &lines {
+            let mut bytes = line.clone();
+            bytes.push(b'\n');
+            engine.send(&bytes);
+        }
+        engine.send(b"ping 4242\n");
+        let answered = engine.until("pong 4242");
+        prop_assert_eq!(answered.last().map(String::as_str), Some("pong 4242"));
+        prop_assert!(engine.running());
     }
 }

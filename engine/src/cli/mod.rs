@@ -8,6 +8,7 @@ mod report;
 mod solve;
 
 use std::io::{BufRead, Read};
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
@@ -43,12 +44,22 @@ struct ServerArgs {
     /// Longest accepted input line, in bytes.
     #[arg(long, default_value_t = ServerConfig::default().max_line_bytes)]
     max_line_bytes: usize,
-    /// Total MiB of transposition tables over all sessions (also the largest Hash).
+    /// Total MiB of transposition tables over all sessions.
     #[arg(long, value_name = "MIB", default_value_t = ServerConfig::default().table_memory_mib)]
     table_memory: usize,
+    /// The largest table (option Hash) one session may set, in MiB (at most --table-memory).
+    #[arg(long, value_name = "MIB", default_value_t = ServerConfig::default().max_hash_mib)]
+    max_hash: usize,
     /// A new session's table size (option Hash) in MiB.
     #[arg(long, value_name = "MIB", default_value_t = ServerConfig::default().hash_mib)]
     hash: usize,
+    /// Bytes of output a client may leave unread before its session is ended.
+    #[arg(long, value_name = "BYTES", default_value_t = ServerConfig::default().max_output_bytes)]
+    max_output_bytes: usize,
+    /// Seconds a TCP client may send no line while no search of its runs before it is
+    /// disconnected (0: never).
+    #[arg(long, value_name = "SECONDS", default_value_t = default_idle_timeout())]
+    idle_timeout: u64,
     /// Speak the NBoard protocol on stdin/stdout (also chosen when the first line is
     /// `nboard <version>`).
     #[arg(long, conflicts_with = "listen")]
@@ -69,6 +80,15 @@ enum Command {
     Match(matches::MatchArgs),
 }
 
+impl Cli {
+    /// True for the protocol servers (no subcommand) and the match runner: long-running
+    /// processes that talk through pipes and sockets and handle every failed write.
+    #[must_use]
+    pub fn serves(&self) -> bool {
+        matches!(self.command, None | Some(Command::Match(_)))
+    }
+}
+
 /// Runs the parsed command line.
 ///
 /// # Errors
@@ -84,6 +104,12 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
+fn default_idle_timeout() -> u64 {
+    ServerConfig::default()
+        .idle_timeout
+        .map_or(0, |t| t.as_secs())
+}
+
 fn serve(args: &ServerArgs) -> anyhow::Result<()> {
     anyhow::ensure!(
         args.max_connections >= 1,
@@ -97,16 +123,25 @@ fn serve(args: &ServerArgs) -> anyhow::Result<()> {
         args.table_memory >= 1,
         "--table-memory must be at least 1 MiB"
     );
+    anyhow::ensure!(args.max_hash >= 1, "--max-hash must be at least 1 MiB");
+    let max_hash = args.max_hash.min(args.table_memory);
     anyhow::ensure!(
-        (1..=args.table_memory).contains(&args.hash),
-        "--hash must be between 1 and --table-memory ({} MiB)",
-        args.table_memory
+        (1..=max_hash).contains(&args.hash),
+        "--hash must be between 1 and --max-hash and --table-memory ({max_hash} MiB)"
+    );
+    anyhow::ensure!(
+        args.max_output_bytes >= args.max_line_bytes,
+        "--max-output-bytes must be at least --max-line-bytes ({})",
+        args.max_line_bytes
     );
     let config = ServerConfig {
         max_line_bytes: args.max_line_bytes,
         max_connections: args.max_connections,
         table_memory_mib: args.table_memory,
+        max_hash_mib: args.max_hash,
         hash_mib: args.hash,
+        max_output_bytes: args.max_output_bytes,
+        idle_timeout: (args.idle_timeout > 0).then(|| Duration::from_secs(args.idle_timeout)),
     };
     if let Some(addr) = &args.listen {
         return server::serve_tcp(addr, config);
@@ -126,6 +161,7 @@ fn serve(args: &ServerArgs) -> anyhow::Result<()> {
             std::io::stdin().lock(),
             Box::new(std::io::stdout()),
             args.hash,
+            args.max_line_bytes,
         );
         return Ok(());
     }

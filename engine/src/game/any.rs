@@ -65,7 +65,10 @@ impl FromStr for GameId {
     type Err = GameError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        if s.len() >= 5 && s[..5].eq_ignore_ascii_case("kalah") {
+        // `get`, not indexing: the text is a client's and may cut a character at byte 5.
+        if s.get(..5)
+            .is_some_and(|head| head.eq_ignore_ascii_case("kalah"))
+        {
             s.parse().map(GameId::Kalah)
         } else {
             s.parse().map(GameId::Othello)

@@ -19,6 +19,7 @@ use std::time::Instant;
 use crate::game::Game;
 use crate::game::othello::{Othello, OthelloMove};
 use crate::ggf::GgfGame;
+use crate::lines::{Line, read_line};
 use crate::search::{Limits, Report, SearchParams, TranspositionTable, search};
 use crate::server::ENGINE_NAME;
 
@@ -63,11 +64,14 @@ struct Session {
 }
 
 /// Serves NBoard commands from `input` until its end; `first` is a line already read.
+/// Lines longer than `max_line_bytes` and lines that are not UTF-8 are answered with a
+/// `status` line that says so, and the session goes on.
 pub fn serve(
     first: Option<String>,
-    input: impl BufRead,
+    mut input: impl BufRead,
     output: Box<dyn Write + Send>,
     hash_mib: usize,
+    max_line_bytes: usize,
 ) {
     let mut session = Session {
         out: Output(Arc::new(Mutex::new(output))),
@@ -76,10 +80,22 @@ pub fn serve(
         table: Arc::new(Mutex::new(TranspositionTable::new(hash_mib))),
         running: None,
     };
-    let lines = first.into_iter().map(Ok).chain(input.lines());
-    for line in lines {
-        let Ok(line) = line else { break };
-        session.handle(line.trim());
+    if let Some(first) = first {
+        session.handle(first.trim());
+    }
+    loop {
+        match read_line(&mut input, max_line_bytes) {
+            Ok(Some(Line::Text(line))) => session.handle(line.trim()),
+            Ok(Some(Line::TooLong)) => session.status(&format!(
+                "error: line too long (the limit is {max_line_bytes} bytes); ignored"
+            )),
+            Ok(Some(Line::NotUtf8)) => session.status("error: line is not valid UTF-8; ignored"),
+            Ok(None) => break,
+            Err(e) => {
+                tracing::debug!(error = %e, "read failed");
+                break;
+            }
+        }
     }
     session.stop();
 }
@@ -122,7 +138,8 @@ impl Session {
             "analyze" => self.start(Task::Analyze),
             "ping" => {
                 self.stop();
-                self.out.say(&format!("pong {}", rest.join(" ")));
+                let pong = std::iter::once("pong").chain(rest.iter().copied());
+                self.out.say(&pong.collect::<Vec<_>>().join(" "));
             }
             "learn" => self.out.say("learned"),
             _ => {} // unknown lines are ignored, as the protocol asks

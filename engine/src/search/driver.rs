@@ -37,7 +37,9 @@ impl Plan {
         let open_ended = limits.infinite || limits.movetime.is_some() || limits.nodes.is_some();
         let last = match goal {
             Goal::Heuristic => match limits.depth {
-                Some(d) => (d as i32).clamp(1, DEPTH_TO_END),
+                Some(d) => i32::try_from(d)
+                    .unwrap_or(DEPTH_TO_END)
+                    .clamp(1, DEPTH_TO_END),
                 None if open_ended => DEPTH_TO_END,
                 None => t.mid_depth as i32,
             },

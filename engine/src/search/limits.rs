@@ -82,7 +82,8 @@ impl Clock {
         let started = Instant::now();
         Clock {
             started,
-            deadline: limits.movetime.map(|t| started + t),
+            // A time too far ahead to represent is no deadline at all.
+            deadline: limits.movetime.and_then(|t| started.checked_add(t)),
             max_nodes: limits.nodes,
             stop: limits.stop.clone(),
             next_check: CHECK_INTERVAL,

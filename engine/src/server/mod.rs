@@ -2,14 +2,14 @@
 //!
 //! Each session reads lines on the async runtime (tokio), answers what needs no search at
 //! once (`isready`, errors), and hands searches to its own search thread by channel
-//! (see [`worker`]); output from both goes through one queue to the client. Lines longer
-//! than [`ServerConfig::max_line_bytes`] are refused, at most
-//! [`ServerConfig::max_connections`] clients are served at once, and all sessions' tables
-//! together stay within [`ServerConfig::table_memory_mib`].
+//! (see [`worker`]); output from both goes through one queue to the client (see
+//! [`output`]). Every resource a client can make the server hold is bounded by a field of
+//! [`ServerConfig`]: line length, connections, table memory (all sessions, and one
+//! session), output not yet read, and time a connection may sit idle.
 
 mod handshake;
-mod lines;
 mod options;
+mod output;
 mod pool;
 mod session;
 mod timing;
@@ -17,15 +17,18 @@ mod worker;
 
 pub use handshake::ENGINE_NAME;
 
+use std::future::Future;
+use std::io::Write as _;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use lines::{Line, LineReader};
+use crate::lines::{Line, LineReader};
 use pool::TablePool;
 use session::{Ending, Flow, Session};
 
@@ -36,10 +39,17 @@ pub struct ServerConfig {
     pub max_line_bytes: usize,
     /// Most TCP clients served at once; more are told so and disconnected.
     pub max_connections: usize,
-    /// Total MiB of transposition tables over all sessions (also the largest `Hash`).
+    /// Total MiB of transposition tables over all sessions.
     pub table_memory_mib: usize,
+    /// The largest `Hash` one session may set, in MiB (capped by `table_memory_mib`).
+    pub max_hash_mib: usize,
     /// A new session's `Hash` in MiB.
     pub hash_mib: usize,
+    /// Bytes of output a client may leave unread; past that its connection is closed.
+    pub max_output_bytes: usize,
+    /// A TCP connection that sends no complete line for this long while no search runs is
+    /// closed (`None`: never).
+    pub idle_timeout: Option<Duration>,
 }
 
 impl Default for ServerConfig {
@@ -48,7 +58,10 @@ impl Default for ServerConfig {
             max_line_bytes: 65_536,
             max_connections: 64,
             table_memory_mib: 4096,
+            max_hash_mib: 1024,
             hash_mib: 64,
+            max_output_bytes: 16 << 20,
+            idle_timeout: Some(Duration::from_secs(600)),
         }
     }
 }
@@ -60,8 +73,8 @@ pub(crate) struct Shared {
     pool: Arc<TablePool>,
 }
 
-/// Output lines a session may queue before its search waits for the client to read.
-const OUTPUT_QUEUE: usize = 4096;
+/// How long a session's last output may take to reach a client that stopped reading.
+const LAST_WRITE: Duration = Duration::from_secs(10);
 
 /// Serves one session on stdin/stdout until `quit` or the end of input (a search still
 /// running then is finished first, unless it is `go infinite`). `first` is input already
@@ -75,11 +88,13 @@ pub fn serve_stdio(config: ServerConfig, first: Vec<u8>) -> anyhow::Result<()> {
         .build()
         .context("cannot start the async runtime")?;
     let shared = shared(config);
+    // A frontend on stdin owns the engine process: it is never idle for too long.
     runtime.block_on(run_session(
         std::io::Cursor::new(first).chain(tokio::io::stdin()),
         tokio::io::stdout(),
         shared,
         Ending::Drain,
+        Connection::Stdio,
     ));
     // Tokio reads stdin with a blocking read that cannot be cancelled: do not wait for it.
     runtime.shutdown_background();
@@ -96,7 +111,9 @@ pub fn serve_tcp(addr: &str, config: ServerConfig) -> anyhow::Result<()> {
     let listener =
         std::net::TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
     let bound = listener.local_addr()?;
-    println!("listening {bound}");
+    // Whoever started the server may not read its output; serving goes on regardless.
+    let mut stdout = std::io::stdout();
+    let _ = writeln!(stdout, "listening {bound}").and_then(|()| stdout.flush());
     tracing::info!(%bound, "listening");
     serve_listener(listener, config)
 }
@@ -137,7 +154,7 @@ fn serve_listener(listener: std::net::TcpListener, config: ServerConfig) -> anyh
                 Err(e) => {
                     // Out of file descriptors and the like: wait rather than spin.
                     tracing::warn!(error = %e, "accept failed");
-                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
                 }
             };
@@ -152,10 +169,17 @@ fn serve_listener(listener: std::net::TcpListener, config: ServerConfig) -> anyh
             tokio::spawn(async move {
                 tracing::info!(%peer, "connected");
                 let (reader, writer) = stream.into_split();
-                run_session(reader, writer, Arc::clone(&shared), Ending::Stop).await;
+                let connection = Connection::Tcp { _slot: permit };
+                run_session(
+                    reader,
+                    writer,
+                    Arc::clone(&shared),
+                    Ending::Stop,
+                    connection,
+                )
+                .await;
                 let tables = shared.pool.used_mib();
                 tracing::info!(%peer, tables_mib = tables, "disconnected");
-                drop(permit);
             });
         }
     })
@@ -187,30 +211,59 @@ async fn refuse(mut stream: tokio::net::TcpStream, limit: usize) {
     let _ = stream.shutdown().await;
 }
 
-async fn run_session<R, W>(reader: R, writer: W, shared: Arc<Shared>, at_end_of_input: Ending)
-where
+/// Where a session's client is.
+enum Connection {
+    Stdio,
+    /// A TCP client; the permit is its connection slot, held (never read) until dropped.
+    Tcp {
+        _slot: OwnedSemaphorePermit,
+    },
+}
+
+async fn run_session<R, W>(
+    reader: R,
+    writer: W,
+    shared: Arc<Shared>,
+    at_end_of_input: Ending,
+    connection: Connection,
+) where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    let (out, queue) = mpsc::channel(OUTPUT_QUEUE);
-    let writer = tokio::spawn(write_lines(writer, queue));
-    let max_line = shared.config.max_line_bytes;
-    match Session::new(out.clone(), shared) {
+    let config = &shared.config;
+    let (out, queue) = output::channel(config.max_output_bytes);
+    let mut writer = tokio::spawn(queue.write_to(writer));
+    let idle_timeout = match connection {
+        Connection::Tcp { .. } => config.idle_timeout,
+        Connection::Stdio => None,
+    };
+    let max_line = config.max_line_bytes;
+    match Session::new(out.clone(), &shared) {
         Ok(mut session) => {
             let mut lines = LineReader::new(BufReader::new(reader), max_line);
             let ending = loop {
-                match lines.next().await {
+                let idle = idle_timeout.map(|after| session.idle(after));
+                let line = tokio::select! {
+                    line = lines.next() => line,
+                    () = out.overflow() => {
+                        tracing::info!("client does not read its output: closing");
+                        break Ending::Stop;
+                    }
+                    () = wait_or_never(idle) => {
+                        session.error("idle for too long: closing the connection");
+                        break Ending::Stop;
+                    }
+                };
+                match line {
                     Ok(Some(Line::Text(text))) => {
                         if session.handle_line(&text).await == Flow::Quit {
                             break Ending::Stop;
                         }
                     }
                     Ok(Some(Line::TooLong)) => {
-                        session
-                            .error(format!("line too long: the limit is {max_line} bytes"))
-                            .await;
+                        session.error(format!("line too long: the limit is {max_line} bytes"));
                     }
-                    Ok(Some(Line::NotUtf8)) => session.error("line is not valid UTF-8").await,
+                    Ok(Some(Line::NotUtf8)) => session.error("line is not valid UTF-8"),
                     Ok(None) => break at_end_of_input,
                     Err(e) => {
                         tracing::debug!(error = %e, "read failed");
@@ -218,34 +271,30 @@ where
                     }
                 }
             };
+            // The client is gone or done: its slot is free for the next one at once.
+            drop(connection);
             session.finish(ending).await;
         }
         Err(e) => {
             tracing::error!(error = %e, "cannot start a search thread");
-            let _ = out
-                .send(format!("error cannot start a search thread: {e}"))
-                .await;
+            out.send(format!("error cannot start a search thread: {e}"));
         }
     }
+    let overflowed = out.overflowed();
     drop(out);
-    // The writer ends once every queued line is written (or the client is gone).
-    let _ = writer.await;
+    // The writer ends once every queued line is written; a client that does not read
+    // gets no more time.
+    if overflowed || tokio::time::timeout(LAST_WRITE, &mut writer).await.is_err() {
+        writer.abort();
+    }
 }
 
-async fn write_lines<W: AsyncWrite + Unpin>(mut writer: W, mut queue: mpsc::Receiver<String>) {
-    while let Some(line) = queue.recv().await {
-        let mut batch = line;
-        batch.push('\n');
-        while let Ok(more) = queue.try_recv() {
-            batch.push_str(&more);
-            batch.push('\n');
-        }
-        if writer.write_all(batch.as_bytes()).await.is_err() || writer.flush().await.is_err() {
-            return;
-        }
+/// Waits for `future`, or forever when there is none.
+async fn wait_or_never(future: Option<impl Future<Output = ()>>) {
+    match future {
+        Some(future) => future.await,
+        None => std::future::pending().await,
     }
-    // Tell a TCP client that nothing more comes; the client may be gone already.
-    let _ = writer.shutdown().await;
 }
 
 #[cfg(test)]

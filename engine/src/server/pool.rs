@@ -1,7 +1,8 @@
 //! The memory for transposition tables, shared by all sessions of a server, so that
 //! clients together cannot take more than the configured total.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use thiserror::Error;
 
@@ -39,62 +40,74 @@ impl TablePool {
 
     /// MiB reserved now.
     pub(crate) fn used_mib(&self) -> usize {
-        *self.used_mib.lock().unwrap_or_else(PoisonError::into_inner)
+        *self.used()
     }
 
-    /// An empty reservation, grown with [`Reservation::resize`].
-    pub(crate) fn reservation(self: &Arc<TablePool>) -> Reservation {
-        Reservation {
+    /// An empty reservation, grown with [`Reservation::grow_to`].
+    pub(crate) fn reservation(self: &Arc<TablePool>) -> Arc<Reservation> {
+        Arc::new(Reservation {
             pool: Arc::clone(self),
-            mib: 0,
-        }
+            mib: AtomicUsize::new(0),
+        })
+    }
+
+    fn used(&self) -> MutexGuard<'_, usize> {
+        self.used_mib.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
-/// Memory held by one session; returned to the pool when dropped.
+/// Memory held by one session; returned to the pool when dropped. The session grows it
+/// before a search may allocate a larger table; the search thread shrinks it only once a
+/// smaller table has replaced the old one, so the pool never counts less than what is
+/// really allocated.
 #[derive(Debug)]
 pub(crate) struct Reservation {
     pool: Arc<TablePool>,
-    mib: usize,
+    /// Changed only under the pool's lock.
+    mib: AtomicUsize,
 }
 
 impl Reservation {
     /// MiB held.
-    #[cfg(test)]
     pub(crate) fn mib(&self) -> usize {
-        self.mib
+        self.mib.load(Ordering::Relaxed)
     }
 
-    /// Holds `mib` instead of the current amount, or changes nothing if the pool cannot
-    /// afford it.
-    pub(crate) fn resize(&mut self, mib: usize) -> Result<(), PoolExhausted> {
-        let mut used = self
-            .pool
-            .used_mib
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        let others = *used - self.mib;
-        if others + mib > self.pool.limit_mib {
+    /// Holds at least `mib`, or changes nothing if the pool cannot afford it.
+    pub(crate) fn grow_to(&self, mib: usize) -> Result<(), PoolExhausted> {
+        let limit = self.pool.limit_mib;
+        let mut used = self.pool.used();
+        let held = self.mib();
+        if mib <= held {
+            return Ok(());
+        }
+        let others = *used - held;
+        if others + mib > limit {
             return Err(PoolExhausted {
                 wanted: mib,
-                available: self.pool.limit_mib - others,
-                limit: self.pool.limit_mib,
+                available: limit - others,
+                limit,
             });
         }
         *used = others + mib;
-        self.mib = mib;
+        self.mib.store(mib, Ordering::Relaxed);
         Ok(())
+    }
+
+    /// Holds at most `mib`: what is left after a table was replaced by a smaller one.
+    pub(crate) fn shrink_to(&self, mib: usize) {
+        let mut used = self.pool.used();
+        let held = self.mib();
+        if mib < held {
+            *used -= held - mib;
+            self.mib.store(mib, Ordering::Relaxed);
+        }
     }
 }
 
 impl Drop for Reservation {
     fn drop(&mut self) {
-        let mut used = self
-            .pool
-            .used_mib
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        *used -= self.mib;
+        *self.pool.used() -= self.mib();
     }
 }
 
@@ -105,17 +118,22 @@ mod tests {
     #[test]
     fn reservations_share_the_limit_and_give_back() {
         let pool = TablePool::new(100);
-        let mut a = pool.reservation();
-        let mut b = pool.reservation();
-        a.resize(60).unwrap();
-        assert!(b.resize(50).is_err());
+        let a = pool.reservation();
+        let b = pool.reservation();
+        a.grow_to(60).unwrap();
+        assert!(b.grow_to(50).is_err());
         assert_eq!(b.mib(), 0);
-        b.resize(40).unwrap();
-        a.resize(10).unwrap();
+        b.grow_to(40).unwrap();
+        // Growing to less than is held keeps what is held; shrinking gives back.
+        a.grow_to(10).unwrap();
+        assert_eq!(pool.used_mib(), 100);
+        a.shrink_to(10);
         assert_eq!(pool.used_mib(), 50);
+        a.shrink_to(20);
+        assert_eq!(a.mib(), 10);
         drop(b);
         assert_eq!(pool.used_mib(), 10);
-        a.resize(100).unwrap();
+        a.grow_to(100).unwrap();
         drop(a);
         assert_eq!(pool.used_mib(), 0);
     }

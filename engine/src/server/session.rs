@@ -1,16 +1,18 @@
 //! One client's session: its options, position and search. Commands are handled in the
 //! order they arrive; the search runs on the session's [`Worker`] thread.
 
+use std::future::Future;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use protocol::{Command, Go, Message, PROTOCOL_VERSION, PositionStart};
 
 use super::Shared;
 use super::options::EngineOptions;
+use super::output::Output;
 use super::pool::Reservation;
 use super::timing;
-use super::worker::{Output, SearchJob, Worker, stop_flag};
+use super::worker::{SearchJob, Worker, stop_flag};
 use crate::game::{AnyPosition, GameId};
 use crate::search::{Algorithm, Goal, Limits, SearchParams};
 
@@ -30,50 +32,70 @@ pub(crate) enum Ending {
     Drain,
 }
 
-/// The search in progress (or finished, until its `bestmove` is counted).
-#[derive(Debug)]
-struct Running {
-    stop: Arc<std::sync::atomic::AtomicBool>,
-    infinite: bool,
-}
+/// The longest `error` text sent, in bytes: errors quote the client's words, and a
+/// client must not be able to make the engine repeat its longest lines back.
+const MAX_ERROR_BYTES: usize = 512;
 
 pub(crate) struct Session {
     out: Output,
     options: EngineOptions,
     position: Option<AnyPosition>,
     worker: Worker,
+    /// Searches started; the worker counts those finished.
     started: u64,
-    running: Option<Running>,
-    reservation: Reservation,
+    /// The latest search is `go infinite` (it holds its `bestmove` until stopped).
+    infinite: bool,
+    reservation: Arc<Reservation>,
 }
 
 impl Session {
-    pub(crate) fn new(out: Output, shared: Arc<Shared>) -> std::io::Result<Session> {
-        let worker = Worker::spawn(out.clone())?;
-        let options = EngineOptions::new(shared.config.hash_mib, shared.pool.limit_mib());
+    pub(crate) fn new(out: Output, shared: &Shared) -> std::io::Result<Session> {
         let reservation = shared.pool.reservation();
+        let worker = Worker::spawn(out.clone(), Arc::clone(&reservation))?;
+        let max_hash = shared.config.max_hash_mib.min(shared.pool.limit_mib());
+        let options = EngineOptions::new(shared.config.hash_mib, max_hash);
         Ok(Session {
             out,
             options,
             position: None,
             worker,
             started: 0,
-            running: None,
+            infinite: false,
             reservation,
         })
     }
 
-    async fn send(&self, message: Message) {
-        // Fails only when the client is gone; the reader then ends the session.
-        let _ = self.out.send(message.to_string()).await;
+    fn send(&self, message: Message) {
+        self.out.send(message.to_string());
     }
 
-    pub(crate) async fn error(&self, reason: impl ToString) {
-        self.send(Message::Error(reason.to_string())).await;
+    pub(crate) fn error(&self, reason: impl ToString) {
+        let mut text = reason.to_string();
+        if text.len() > MAX_ERROR_BYTES {
+            let mut end = MAX_ERROR_BYTES;
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            text.truncate(end);
+            text.push_str("...");
+        }
+        self.send(Message::Error(text));
     }
 
     fn searching(&self) -> bool {
         self.worker.finished() < self.started
+    }
+
+    /// Resolves once no search has run for `after`: the session is idle that long. A
+    /// search started meanwhile does not reset it; the reader makes a new one per line.
+    pub(crate) fn idle(&self, after: Duration) -> impl Future<Output = ()> + use<> {
+        let mut progress = self.worker.progress();
+        let started = self.started;
+        async move {
+            // An error means the search thread is gone: nothing runs.
+            let _ = progress.wait_for(|&n| n >= started).await;
+            tokio::time::sleep(after).await;
+        }
     }
 
     /// Handles one input line.
@@ -84,7 +106,7 @@ impl Session {
         match line.parse::<Command>() {
             Ok(command) => self.handle(command).await,
             Err(e) => {
-                self.error(e).await;
+                self.error(e);
                 Flow::Continue
             }
         }
@@ -93,10 +115,10 @@ impl Session {
     async fn handle(&mut self, command: Command) -> Flow {
         tracing::debug!(%command, "command");
         match command {
-            Command::Hello { version } => self.hello(version).await,
+            Command::Hello { version } => self.hello(version),
             Command::SetOption { name, value } => {
                 if let Err(e) = self.options.set(&name, &value) {
-                    self.error(e).await;
+                    self.error(e);
                 }
             }
             Command::Position { game, start, moves } => {
@@ -105,12 +127,12 @@ impl Session {
                         self.stop().await;
                         self.position = Some(position);
                     }
-                    Err(reason) => self.error(reason).await,
+                    Err(reason) => self.error(reason),
                 }
             }
-            Command::Go(go) => self.go(go).await,
+            Command::Go(go) => self.go(go),
             Command::Stop => self.stop().await,
-            Command::IsReady => self.send(Message::ReadyOk).await,
+            Command::IsReady => self.send(Message::ReadyOk),
             Command::NewGame => {
                 self.stop().await;
                 self.worker.clear_table();
@@ -121,34 +143,31 @@ impl Session {
         Flow::Continue
     }
 
-    async fn hello(&self, version: Option<u32>) {
+    fn hello(&self, version: Option<u32>) {
         if let Some(v) = version.filter(|&v| v != PROTOCOL_VERSION) {
             self.error(format!(
                 "unsupported protocol version {v}: this engine speaks version {PROTOCOL_VERSION}"
-            ))
-            .await;
+            ));
             return;
         }
         for message in super::handshake::messages(&self.options) {
-            self.send(message).await;
+            self.send(message);
         }
     }
 
-    async fn go(&mut self, go: Go) {
+    fn go(&mut self, go: Go) {
         if self.searching() {
-            self.error("busy: a search is running; send stop first")
-                .await;
+            self.error("busy: a search is running; send stop first");
             return;
         }
         let Some(position) = self.position else {
-            self.error("no position: send position first").await;
+            self.error("no position: send position first");
             return;
         };
-        if let Err(e) = self.reservation.resize(self.options.hash_mib) {
-            self.error(e).await;
+        if let Err(e) = self.reservation.grow_to(self.options.hash_mib) {
+            self.error(e);
             return;
         }
-        let stop = stop_flag();
         let solve_within_depth = match (go.depth, go.goal) {
             (Some(depth), None) => Limits::depth_or_solve(depth, position.empties()),
             _ => Limits::default(),
@@ -165,30 +184,22 @@ impl Session {
                 None
             },
             nodes: go.nodes,
-            movetime: go
-                .movetime
-                .map(std::time::Duration::from_millis)
-                .or_else(|| {
-                    go.time.map(|tc| {
-                        let left = timing::moves_left(&position);
-                        timing::budget(tc.time, tc.inc.unwrap_or(0), left)
-                    })
-                }),
+            movetime: go.movetime.map(Duration::from_millis).or_else(|| {
+                go.time.map(|tc| {
+                    let left = timing::moves_left(&position);
+                    timing::budget(tc.time, tc.inc.unwrap_or(0), left)
+                })
+            }),
             infinite: go.infinite,
-            stop: Some(Arc::clone(&stop)),
+            stop: Some(stop_flag()),
         };
         let params = SearchParams {
-            algorithm: go
-                .algorithm
-                .map_or(Algorithm::Mtdf, |a| a.name().parse().unwrap_or_default()),
+            algorithm: go.algorithm.map_or(Algorithm::Mtdf, algorithm),
             thresholds: self.options.thresholds,
             ..SearchParams::default()
         };
         self.started += 1;
-        self.running = Some(Running {
-            stop,
-            infinite: go.infinite,
-        });
+        self.infinite = go.infinite;
         self.worker.search(SearchJob {
             position,
             params,
@@ -202,24 +213,30 @@ impl Session {
 
     /// Stops the search, if any, and waits until its `bestmove` has been sent.
     async fn stop(&mut self) {
-        if let Some(running) = self.running.take() {
-            running.stop.store(true, Ordering::Relaxed);
-            self.worker.wake();
-        }
+        self.worker.stop();
         self.worker.wait_for(self.started).await;
     }
 
     /// Ends the session: stops (or with [`Ending::Drain`] awaits) the search, then ends the
     /// search thread, which frees the table; then the reservation is returned.
     pub(crate) async fn finish(mut self, ending: Ending) {
-        let infinite = self.running.as_ref().is_some_and(|r| r.infinite);
-        if ending == Ending::Stop || infinite {
+        if ending == Ending::Stop || self.infinite {
             self.stop().await;
         } else {
             self.worker.wait_for(self.started).await;
         }
         self.worker.shut_down().await;
-        drop(self.reservation);
+    }
+}
+
+/// The search algorithm a protocol name stands for.
+fn algorithm(name: protocol::Algorithm) -> Algorithm {
+    match name {
+        protocol::Algorithm::Negamax => Algorithm::Negamax,
+        protocol::Algorithm::AlphaBeta => Algorithm::AlphaBeta,
+        protocol::Algorithm::NegaAlpha => Algorithm::NegaAlpha,
+        protocol::Algorithm::NegaScout => Algorithm::NegaScout,
+        protocol::Algorithm::Mtdf => Algorithm::Mtdf,
     }
 }
 

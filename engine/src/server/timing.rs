@@ -23,7 +23,7 @@ pub(crate) fn moves_left(position: &AnyPosition) -> u64 {
 /// increment, never more than the clock minus a margin (and at least 1 ms).
 pub(crate) fn budget(time_ms: u64, inc_ms: u64, moves_left: u64) -> Duration {
     let usable = time_ms.saturating_sub(MARGIN_MS);
-    let share = usable / moves_left.max(1) + inc_ms * 3 / 4;
+    let share = (usable / moves_left.max(1)).saturating_add(inc_ms / 4 * 3);
     Duration::from_millis(share.min(usable).max(1))
 }
 
@@ -37,5 +37,9 @@ mod tests {
         assert_eq!(budget(10_020, 1000, 10), Duration::from_millis(1750));
         assert_eq!(budget(520, 10_000, 1), Duration::from_millis(500));
         assert_eq!(budget(0, 0, 0), Duration::from_millis(1));
+        assert_eq!(
+            budget(u64::MAX, u64::MAX, 1),
+            Duration::from_millis(u64::MAX - 20)
+        );
     }
 }

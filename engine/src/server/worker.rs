@@ -1,24 +1,26 @@
 //! The search thread of a session: it owns the transposition table, runs one search at a
-//! time and writes its `info` and `bestmove` lines. Jobs come by crossbeam channel.
+//! time and writes its `info` and `bestmove` lines. A search comes by crossbeam channel
+//! (at most one is ever queued: the session refuses `go` while one runs); clearing the
+//! table is a flag, so that any number of `newgame`s costs one clear and never delays a
+//! `stop`.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender};
 use protocol::{BestMove, Depth, Info, Message, PassInfo};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 
+use super::output::Output;
+use super::pool::Reservation;
 use crate::game::AnyPosition;
 use crate::search::{
     self, Bound, DEPTH_TO_END, Iteration, Limits, Proof, Report, SearchParams, SearchResult,
     SearchStats, Searchable, TranspositionTable,
 };
 use crate::with_position;
-
-/// Where a session's output lines go (to the socket or stdout writer).
-pub(crate) type Output = mpsc::Sender<String>;
 
 /// One search to run.
 #[derive(Debug)]
@@ -34,53 +36,98 @@ pub(crate) struct SearchJob {
     pub(crate) hold: bool,
 }
 
+/// What the session and the search thread share besides the job channel.
 #[derive(Debug)]
-enum Job {
-    Search(Box<SearchJob>),
-    ClearTable,
-    /// Re-check the stop flag (sent with every stop, so a held search wakes).
-    Wake,
+struct Shared {
+    /// Clear the table before the next search (`newgame`).
+    clear: AtomicBool,
+    /// The session is gone: end a held search.
+    closing: AtomicBool,
+    /// Searches finished (their `bestmove` queued). Locked while the `bestmove` is queued
+    /// and the count raised, so that whoever reads the count sees it raised once the
+    /// `bestmove` can have reached the client, and nothing can be queued between them.
+    finished: Mutex<u64>,
 }
 
-/// The session's handle on its search thread.
+/// The session's handle on its search thread. Dropping it (whatever ends the session,
+/// a panic included) stops the search and joins the thread, which frees the table and
+/// returns its reservation.
 #[derive(Debug)]
 pub(crate) struct Worker {
-    jobs: Sender<Job>,
+    jobs: Option<Sender<SearchJob>>,
+    shared: Arc<Shared>,
     finished: watch::Receiver<u64>,
-    thread: JoinHandle<()>,
+    /// The stop flag of the latest search.
+    stop: Option<Arc<AtomicBool>>,
+    thread: Option<JoinHandle<()>>,
 }
 
 impl Worker {
-    pub(crate) fn spawn(out: Output) -> std::io::Result<Worker> {
-        let (jobs, rx) = crossbeam_channel::unbounded();
+    /// Starts the thread; its tables are counted in `reservation`.
+    pub(crate) fn spawn(out: Output, reservation: Arc<Reservation>) -> std::io::Result<Worker> {
+        let (jobs, rx) = crossbeam_channel::bounded(1);
         let (done, finished) = watch::channel(0);
+        let shared = Arc::new(Shared {
+            clear: AtomicBool::new(false),
+            closing: AtomicBool::new(false),
+            finished: Mutex::new(0),
+        });
+        let thread_shared = Arc::clone(&shared);
         let thread = std::thread::Builder::new()
             .name("search".into())
-            .spawn(move || run(&rx, &out, &done))?;
+            .spawn(move || {
+                let mut worker = SearchThread {
+                    shared: thread_shared,
+                    out,
+                    done,
+                    reservation,
+                    table: None,
+                };
+                worker.run(&rx);
+            })?;
         Ok(Worker {
-            jobs,
+            jobs: Some(jobs),
+            shared,
             finished,
-            thread,
+            stop: None,
+            thread: Some(thread),
         })
     }
 
-    /// Searches finished so far (each has sent its `bestmove`, or is about to).
+    /// Searches finished so far (each has queued its `bestmove`).
     pub(crate) fn finished(&self) -> u64 {
-        *self.finished.borrow()
+        *self
+            .shared
+            .finished
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
-    pub(crate) fn search(&self, job: SearchJob) {
-        // A send fails only if the thread died; the session notices in `wait_for`.
-        let _ = self.jobs.send(Job::Search(Box::new(job)));
+    pub(crate) fn search(&mut self, job: SearchJob) {
+        self.stop.clone_from(&job.limits.stop);
+        if let Some(jobs) = &self.jobs {
+            // Fails only if the thread died; the session notices in `wait_for`.
+            let _ = jobs.send(job);
+        }
     }
 
+    /// Clears the table before the next search.
     pub(crate) fn clear_table(&self) {
-        let _ = self.jobs.send(Job::ClearTable);
+        self.shared.clear.store(true, Ordering::Relaxed);
     }
 
-    /// Makes the thread look at the stop flag of a held search.
-    pub(crate) fn wake(&self) {
-        let _ = self.jobs.send(Job::Wake);
+    /// Stops the latest search (if it still runs) and wakes it if it holds its `bestmove`.
+    pub(crate) fn stop(&self) {
+        if let Some(stop) = &self.stop {
+            stop.store(true, Ordering::Relaxed);
+        }
+        self.wake();
+    }
+
+    fn wake(&self) {
+        if let Some(thread) = &self.thread {
+            thread.thread().unpark();
+        }
     }
 
     /// Waits until `count` searches have finished. False if the thread is gone.
@@ -88,59 +135,101 @@ impl Worker {
         self.finished.wait_for(|&n| n >= count).await.is_ok()
     }
 
-    /// Ends the thread after its current job and waits for it, so that its table is freed.
-    pub(crate) async fn shut_down(self) {
-        drop(self.jobs);
-        let thread = self.thread;
-        // A search thread that panicked has nothing left to free.
-        let _ = tokio::task::spawn_blocking(move || thread.join()).await;
+    /// A receiver of the finished count, to wait on without borrowing the worker.
+    pub(crate) fn progress(&self) -> watch::Receiver<u64> {
+        self.finished.clone()
+    }
+
+    /// Ends the thread after its current search and waits for it without blocking the
+    /// runtime, so that its table is freed.
+    pub(crate) async fn shut_down(mut self) {
+        drop(self.jobs.take());
+        self.close();
+        if let Some(thread) = self.thread.take() {
+            // A search thread that panicked has nothing left to free.
+            let _ = tokio::task::spawn_blocking(move || thread.join()).await;
+        }
+    }
+
+    fn close(&self) {
+        self.shared.closing.store(true, Ordering::Relaxed);
+        self.wake();
     }
 }
 
-fn run(jobs: &Receiver<Job>, out: &Output, done: &watch::Sender<u64>) {
-    let mut table: Option<(usize, TranspositionTable)> = None;
-    let mut finished = 0;
-    while let Ok(job) = jobs.recv() {
-        let job = match job {
-            Job::Search(job) => job,
-            Job::ClearTable => {
-                if let Some((_, t)) = &mut table {
-                    t.clear();
-                }
-                continue;
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let Some(thread) = self.thread.take() else {
+            return; // shut down already
+        };
+        self.stop();
+        drop(self.jobs.take());
+        self.close();
+        // The search sees its stop flag within milliseconds and sending never waits, so
+        // this join is short; it frees the table before the reservation is returned.
+        let _ = thread.join();
+    }
+}
+
+/// The search thread's state.
+struct SearchThread {
+    shared: Arc<Shared>,
+    out: Output,
+    done: watch::Sender<u64>,
+    reservation: Arc<Reservation>,
+    table: Option<(usize, TranspositionTable)>,
+}
+
+impl SearchThread {
+    fn run(&mut self, jobs: &Receiver<SearchJob>) {
+        while let Ok(job) = jobs.recv() {
+            let out = self.out.clone();
+            let tt = self.table_for(job.hash_mib);
+            let (info, best) = with_position!(job.position, p => run_search(&p, tt, &job, &out));
+            self.out.send(Message::Info(info).to_string());
+            if job.hold {
+                self.hold_until_stopped(job.limits.stop.as_deref());
             }
-            Job::Wake => continue,
-        };
-        if table.as_ref().is_none_or(|(mib, _)| *mib != job.hash_mib) {
-            drop(table.take()); // free the old table before allocating the new one
-            table = Some((job.hash_mib, TranspositionTable::new(job.hash_mib)));
-        }
-        let Some((_, tt)) = table.as_mut() else {
-            continue;
-        };
-        let (info, best) = with_position!(job.position, p => run_search(&p, tt, &job, out));
-        send(out, Message::Info(info));
-        if job.hold {
-            hold_until_stopped(jobs, job.limits.stop.as_deref());
-        }
-        finished += 1;
-        done.send_replace(finished);
-        send(out, Message::BestMove(best));
-    }
-}
-
-/// Waits for the stop flag; other wake-ups (left over from earlier stops) are ignored.
-fn hold_until_stopped(jobs: &Receiver<Job>, stop: Option<&AtomicBool>) {
-    while !stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-        if jobs.recv().is_err() {
-            return; // the session is gone
+            let mut finished = self
+                .shared
+                .finished
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            self.out.send(Message::BestMove(best).to_string());
+            *finished += 1;
+            self.done.send_replace(*finished);
         }
     }
-}
 
-fn send(out: &Output, message: Message) {
-    // Fails only when the client is gone; the session then stops this search.
-    let _ = out.blocking_send(message.to_string());
+    /// The table of `mib` MiB, cleared if a `newgame` asked for it. A table of another
+    /// size is freed before the new one is made, and only then is the reservation shrunk.
+    fn table_for(&mut self, mib: usize) -> &mut TranspositionTable {
+        let clear = self.shared.clear.swap(false, Ordering::Relaxed);
+        if self.table.as_ref().is_some_and(|(size, _)| *size != mib) {
+            self.table = None;
+        }
+        if let Some((_, table)) = &mut self.table
+            && clear
+        {
+            table.clear();
+        }
+        let reservation = &self.reservation;
+        let (_, table) = self.table.get_or_insert_with(|| {
+            let table = TranspositionTable::new(mib);
+            reservation.shrink_to(mib);
+            (mib, table)
+        });
+        table
+    }
+
+    /// Waits for the stop flag (or the end of the session); other wake-ups are ignored.
+    fn hold_until_stopped(&self, stop: Option<&AtomicBool>) {
+        while !stop.is_some_and(|s| s.load(Ordering::Relaxed))
+            && !self.shared.closing.load(Ordering::Relaxed)
+        {
+            std::thread::park();
+        }
+    }
 }
 
 /// Runs the search, sending a line per iteration (and per MTD(f) pass if asked); returns
@@ -181,14 +270,14 @@ fn run_search<G: Searchable>(
                     time: Some(millis(time)),
                     ..job.info()
                 };
-                send(out, Message::Info(info));
+                out.send(Message::Info(info).to_string());
             }
         }
         Report::Iteration(it) => {
             done.add(&it.stats);
             passes = 0;
             pass_nodes = 0;
-            send(out, Message::Info(iteration_info(job, it, &done)));
+            out.send(Message::Info(iteration_info(job, it, &done)).to_string());
         }
     };
     let result = search::search(position, tt, &job.params, &job.limits, &mut report);
@@ -272,4 +361,51 @@ fn millis(time: Duration) -> u64 {
 /// A fresh stop flag for a search.
 pub(crate) fn stop_flag() -> Arc<AtomicBool> {
     Arc::new(AtomicBool::new(false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{GameId, Start};
+    use crate::server::output;
+    use crate::server::pool::TablePool;
+
+    /// What a panic in a session does to its worker: the handle is dropped mid-search.
+    #[test]
+    fn dropping_the_handle_stops_the_search_and_returns_the_table() {
+        let pool = TablePool::new(64);
+        let reservation = pool.reservation();
+        reservation.grow_to(8).unwrap();
+        let (out, _queue) = output::channel(1 << 20);
+        let mut worker = Worker::spawn(out, Arc::clone(&reservation)).unwrap();
+        drop(reservation);
+        let position: AnyPosition = "othello8x8"
+            .parse::<GameId>()
+            .unwrap()
+            .start(Start::Standard)
+            .unwrap();
+        let stop = stop_flag();
+        worker.search(SearchJob {
+            position,
+            params: SearchParams::default(),
+            limits: Limits {
+                infinite: true,
+                stop: Some(Arc::clone(&stop)),
+                ..Limits::default()
+            },
+            id: None,
+            hash_mib: 8,
+            pass_info: false,
+            hold: true,
+        });
+        std::thread::sleep(Duration::from_millis(50));
+        assert_eq!(pool.used_mib(), 8);
+        drop(worker);
+        assert!(stop.load(Ordering::Relaxed), "the search was told to stop");
+        assert_eq!(
+            pool.used_mib(),
+            0,
+            "the table's memory went back to the pool"
+        );
+    }
 }

@@ -1,0 +1,333 @@
+//! What an adversarial audit did to the engine, each a test against the real binary: text
+//! that cut a character, memory past the pool, output nobody reads, a flood of queued
+//! jobs, a closed stderr, idle and churning connections, the order of `bestmove` and
+//! `readyok`, and NBoard mode's input.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{Shutdown, TcpStream};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use e2e_tests::{PATIENCE, PipedEngine, RawConnection, TcpServer, engine_binary, stdio_engine};
+use protocol::{Message, OptionKind};
+
+// 1. A game id whose 6th byte falls inside a character panicked at `s[..5]`.
+
+#[test]
+fn a_game_id_cut_inside_a_character_is_an_error_on_stdin() {
+    let mut engine = PipedEngine::start(&[]);
+    for id in [
+        "\u{e9}\u{e9}\u{e9}",
+        "kala\u{e9}",
+        "\u{1F600}\u{1F600}",
+        "kalah\u{e9}",
+    ] {
+        engine.send(format!("position {id} startpos\nisready\n").as_bytes());
+        let lines = engine.until("readyok");
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(lines[0].starts_with("error position:"), "{lines:?}");
+    }
+    assert!(engine.running());
+}
+
+#[test]
+fn a_game_id_cut_inside_a_character_is_an_error_over_tcp() {
+    let server = TcpServer::start(&[]);
+    let mut raw = RawConnection::connect(&server);
+    raw.send("position \u{e9}\u{e9}\u{e9} startpos\nposition othello8x8 startpos\ngo infinite\nisready\n");
+    let lines = raw.until("readyok");
+    assert!(lines[0].starts_with("error position:"), "{lines:?}");
+    raw.send("stop\n");
+    raw.until("bestmove");
+}
+
+// 2. Memory past the pool and past any bound.
+
+/// Four sessions at once: a large table, then many `newgame`s and a small table. The
+/// pool must count the large table until it is really freed, so the server never holds
+/// more than its pool (it held 1 GiB of 256 MiB tables with a pool of 260 MiB).
+#[test]
+fn tables_stay_within_the_pool_while_newgames_are_queued() {
+    let server = TcpServer::start(&["--table-memory", "260", "--max-hash", "256"]);
+    let baseline = server.resident_kib();
+    let mut script =
+        String::from("setoption name Hash value 256\nposition othello8x8 startpos\ngo depth 1\n");
+    script.push_str(&"newgame\n".repeat(600));
+    script.push_str(
+        "setoption name Hash value 1\nposition othello8x8 startpos\ngo depth 1\nisready\n",
+    );
+    let clients: Vec<_> = (0..4)
+        .map(|_| {
+            let mut raw = RawConnection::connect(&server);
+            raw.send(&script);
+            raw
+        })
+        .collect();
+    let mut peak = 0;
+    let mut waiting: Vec<_> = clients
+        .into_iter()
+        .map(|mut raw| std::thread::spawn(move || raw.until("readyok")))
+        .collect();
+    let started = Instant::now();
+    while !waiting.iter().all(std::thread::JoinHandle::is_finished) {
+        peak = peak.max(server.resident_kib());
+        assert!(
+            started.elapsed() < PATIENCE * 4,
+            "the sessions never finished"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut accepted_large = 0;
+    for client in waiting.drain(..) {
+        let lines = client.join().unwrap();
+        if !lines[0].starts_with("error table memory exhausted") {
+            accepted_large += 1;
+        }
+    }
+    assert!(accepted_large >= 1);
+    let grown_mib = peak.saturating_sub(baseline) / 1024;
+    assert!(
+        grown_mib <= 260 + 40,
+        "tables of a 260 MiB pool grew the server by {grown_mib} MiB"
+    );
+}
+
+#[test]
+fn one_session_cannot_take_the_whole_pool() {
+    let mut client = stdio_engine(&[]);
+    let handshake = client.handshake(PATIENCE).unwrap();
+    let hash = handshake
+        .options
+        .iter()
+        .find(|o| o.name == "Hash")
+        .expect("a Hash option");
+    let OptionKind::Spin { max, .. } = hash.kind else {
+        panic!("Hash is a spin option: {hash}");
+    };
+    assert_eq!(max, 1024, "the per-session cap, below the 4096 MiB pool");
+    client.send_line("setoption name Hash value 4096").unwrap();
+    client.send_line("isready").unwrap();
+    assert!(
+        matches!(client.next_message(PATIENCE), Ok(Message::Error(e)) if e.contains("Hash")),
+        "Hash 4096 is refused"
+    );
+}
+
+/// Errors quote the client's words; a 65,000-byte word is not echoed whole.
+#[test]
+fn error_lines_do_not_echo_long_input() {
+    let server = TcpServer::start(&[]);
+    let mut raw = RawConnection::connect(&server);
+    raw.send(&format!("{}\nisready\n", "x".repeat(65_000)));
+    let lines = raw.until("readyok");
+    assert!(lines[0].starts_with("error "), "{}", &lines[0][..20]);
+    assert!(
+        lines[0].len() < 600,
+        "an error line of {} bytes",
+        lines[0].len()
+    );
+}
+
+/// A client that sends and never reads is disconnected once its unread output passes the
+/// limit, instead of the server queueing without end.
+#[test]
+fn a_client_that_never_reads_is_cut_off() {
+    let server = TcpServer::start(&["--max-output-bytes", "65536"]);
+    let stream = TcpStream::connect(&server.addr).unwrap();
+    let mut writer = stream.try_clone().unwrap();
+    // A server that stops reading instead would block this writer: time out, and fail.
+    writer.set_write_timeout(Some(PATIENCE)).unwrap();
+    // 4 M lines whose answers (32 MiB) are far more than the limit and the socket buffers.
+    let sender = std::thread::spawn(move || {
+        let chunk = "isready\n".repeat(4096);
+        for _ in 0..1024 {
+            if let Err(e) = writer.write_all(chunk.as_bytes()) {
+                return Some(e.kind());
+            }
+        }
+        let _ = writer.shutdown(Shutdown::Write);
+        None
+    });
+    // Start reading only once the server has had every chance to fall behind.
+    let write_error = sender.join().unwrap();
+    assert!(
+        !matches!(
+            write_error,
+            Some(std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)
+        ),
+        "the server stopped reading instead of closing the connection"
+    );
+    let closed_early = write_error.is_some();
+    let mut reader = stream;
+    reader.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut received = 0usize;
+    let mut buf = vec![0; 1 << 16];
+    loop {
+        match reader.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => received += n,
+        }
+    }
+    assert!(
+        closed_early || received < 4096 * 1024 * 8,
+        "all {received} bytes were queued for a client that did not read"
+    );
+    let mut other = server.connect();
+    other.sync(PATIENCE).expect("the server serves others");
+}
+
+/// A million queued `newgame`s used to delay a `stop` by over 30 s.
+#[test]
+fn stop_stays_fast_after_a_flood_of_newgames() {
+    let mut engine = PipedEngine::start(&["--hash", "256"]);
+    let mut script = String::from("position othello8x8 startpos\ngo depth 1\n");
+    script.push_str(&"newgame\n".repeat(200_000));
+    script.push_str("position othello8x8 startpos\ngo infinite\nisready\n");
+    engine.send(script.as_bytes());
+    engine.until("bestmove");
+    engine.until("readyok");
+    engine.send(b"stop\n");
+    // Within the engine's patience, where the flood would have taken an hour.
+    engine.until("bestmove");
+}
+
+#[test]
+fn out_of_range_depths_are_refused() {
+    let mut engine = PipedEngine::start(&[]);
+    engine.send(b"position othello4x4 startpos\ngo depth 2147483648\nisready\n");
+    let lines = engine.until("readyok");
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("error depth:"), "{lines:?}");
+}
+
+// 3. Logging must never kill the server.
+
+#[test]
+fn a_closed_stderr_does_not_kill_the_server() {
+    let mut child = Command::new(engine_binary())
+        .args(["--listen", "127.0.0.1:0", "--max-connections", "1"])
+        .env("ENGINE_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let addr = first.trim().strip_prefix("listening ").unwrap().to_string();
+    // As `engine --listen ... 2>&1 | head -1` does: both pipes close.
+    drop(child.stderr.take());
+    let server = TcpServer::adopt(child, addr);
+    let mut first = server.connect();
+    first.sync(PATIENCE).unwrap();
+    // Over the limit: the refusal is logged to the closed stderr.
+    let mut refused = RawConnection::connect(&server);
+    assert!(refused.line().is_some_and(|l| l.contains("too many")));
+    first.sync(PATIENCE).expect("the server still serves");
+}
+
+// 4. Slots and slow clients.
+
+#[test]
+fn idle_connections_are_closed_and_their_slots_freed() {
+    let server = TcpServer::start(&["--idle-timeout", "1", "--max-connections", "3"]);
+    let mut silent = RawConnection::connect(&server);
+    let mut dripping = RawConnection::connect(&server);
+    let mut analysing = RawConnection::connect(&server);
+    analysing.send("position othello8x8 startpos\ngo infinite\n");
+    for byte in "isrea".bytes() {
+        dripping.writer.write_all(&[byte]).unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let idle = |raw: &mut RawConnection| {
+        let line = raw.line();
+        assert!(
+            line.as_deref().is_some_and(|l| l.contains("idle")),
+            "{line:?}"
+        );
+        assert_eq!(raw.line(), None, "closed after saying why");
+    };
+    idle(&mut silent);
+    idle(&mut dripping);
+    // A running search is not idleness.
+    analysing.send("isready\n");
+    analysing.until("readyok");
+    analysing.send("stop\n");
+    analysing.until("bestmove");
+    let mut next = server.connect();
+    next.sync(PATIENCE)
+        .expect("a freed slot serves a new client");
+}
+
+#[test]
+fn slots_are_free_as_soon_as_connections_close() {
+    let server = TcpServer::start(&["--max-connections", "4"]);
+    let mut refused = 0;
+    for _ in 0..2000 {
+        let mut raw = RawConnection::connect(&server);
+        raw.send("isready\n");
+        if raw.line().as_deref() != Some("readyok") {
+            refused += 1;
+        }
+    }
+    assert_eq!(refused, 0, "connections refused below the limit");
+}
+
+// 5. Protocol promises.
+
+/// `stop`, `position` and `newgame` complete the search, `bestmove` sent, before the next
+/// command: a `readyok` after them never comes before that `bestmove`.
+#[test]
+fn readyok_never_overtakes_the_bestmove_of_an_ended_search() {
+    let mut engine = PipedEngine::start(&[]);
+    let enders = [
+        "stop\n",
+        "position othello8x8 startpos\n",
+        "newgame\nposition othello8x8 startpos\n",
+    ];
+    let mut script = String::from("position othello8x8 startpos\n");
+    let rounds = 600;
+    for i in 0..rounds {
+        script.push_str("go depth 30\n");
+        script.push_str(enders[i % enders.len()]);
+        script.push_str("isready\n");
+    }
+    engine.send(script.as_bytes());
+    let mut bestmoves = 0;
+    for readyoks in 1..=rounds {
+        for line in engine.until("readyok") {
+            if line.starts_with("bestmove") {
+                bestmoves += 1;
+            }
+        }
+        assert_eq!(bestmoves, readyoks, "a readyok came before its bestmove");
+    }
+}
+
+#[test]
+fn nboard_mode_survives_bad_lines() {
+    let mut engine = PipedEngine::start(&["--nboard", "--max-line-bytes", "65536"]);
+    engine.send(b"nboard 2\n\xff\xfe bad\nping 1\n");
+    let lines = engine.until("pong");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("status") && l.contains("UTF-8")),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "pong 1");
+    let mut long = vec![b'a'; 1 << 20];
+    long.push(b'\n');
+    engine.send(&long);
+    engine.send(b"ping\n");
+    let lines = engine.until("pong");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("status") && l.contains("too long")),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "pong", "no trailing space");
+    assert!(engine.running());
+}
