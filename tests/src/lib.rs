@@ -149,6 +149,12 @@ impl TcpServer {
         resident_kib(self.child.id())
     }
 
+    /// The server's process id.
+    #[must_use]
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// True while the server process runs.
     pub fn is_running(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))

@@ -45,38 +45,55 @@ fn a_game_id_cut_inside_a_character_is_an_error_over_tcp() {
 
 /// Four sessions at once: a large table, then many `newgame`s and a small table. The
 /// pool must count the large table until it is really freed, so the server never holds
-/// more than its pool (it held 1 GiB of 256 MiB tables with a pool of 260 MiB).
+/// more than its pool (it held 1 GiB of 256 MiB tables with a pool of 260 MiB). `stop`
+/// waits for the last search, so the `readyok` after it comes once all work is done.
 #[test]
 fn tables_stay_within_the_pool_while_newgames_are_queued() {
-    let server = TcpServer::start(&["--table-memory", "260", "--max-hash", "256"]);
+    let server = TcpServer::start(&["--table-memory", "260"]);
     let baseline = server.resident_kib();
     let mut script =
         String::from("setoption name Hash value 256\nposition othello8x8 startpos\ngo depth 1\n");
     script.push_str(&"newgame\n".repeat(600));
     script.push_str(
-        "setoption name Hash value 1\nposition othello8x8 startpos\ngo depth 1\nisready\n",
+        "setoption name Hash value 1\nposition othello8x8 startpos\ngo depth 1\nstop\nisready\n",
     );
-    let clients: Vec<_> = (0..4)
-        .map(|_| {
-            let mut raw = RawConnection::connect(&server);
-            raw.send(&script);
-            raw
+    let pid = server.pid();
+    let sampling = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let sampler = {
+        let sampling = std::sync::Arc::clone(&sampling);
+        std::thread::spawn(move || {
+            let mut peak = 0;
+            while sampling.load(std::sync::atomic::Ordering::Relaxed) {
+                peak = peak.max(e2e_tests::resident_kib(pid));
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            peak
         })
-        .collect();
-    let mut peak = 0;
-    let mut waiting: Vec<_> = clients
-        .into_iter()
-        .map(|mut raw| std::thread::spawn(move || raw.until("readyok")))
-        .collect();
+    };
+    // One after the other, as the audit did: each client starts once the one before has
+    // had its large table and moved on to a small one.
     let started = Instant::now();
+    let mut waiting = Vec::new();
+    for _ in 0..4 {
+        let mut raw = RawConnection::connect(&server);
+        raw.send(&script);
+        let first = raw.until("bestmove");
+        std::thread::sleep(Duration::from_millis(200));
+        waiting.push(std::thread::spawn(move || {
+            let mut lines = first;
+            lines.extend(raw.until("readyok"));
+            lines
+        }));
+    }
     while !waiting.iter().all(std::thread::JoinHandle::is_finished) {
-        peak = peak.max(server.resident_kib());
         assert!(
             started.elapsed() < PATIENCE * 4,
             "the sessions never finished"
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+    sampling.store(false, std::sync::atomic::Ordering::Relaxed);
+    let peak = sampler.join().unwrap();
     let mut accepted_large = 0;
     for client in waiting.drain(..) {
         let lines = client.join().unwrap();
@@ -132,15 +149,16 @@ fn error_lines_do_not_echo_long_input() {
 /// limit, instead of the server queueing without end.
 #[test]
 fn a_client_that_never_reads_is_cut_off() {
-    let server = TcpServer::start(&["--max-output-bytes", "65536"]);
+    let server = TcpServer::start(&[]);
     let stream = TcpStream::connect(&server.addr).unwrap();
     let mut writer = stream.try_clone().unwrap();
     // A server that stops reading instead would block this writer: time out, and fail.
     writer.set_write_timeout(Some(PATIENCE)).unwrap();
-    // 4 M lines whose answers (32 MiB) are far more than the limit and the socket buffers.
+    // 8 M lines whose answers (64 MiB) are far more than the default limit (16 MiB) and
+    // the socket buffers.
     let sender = std::thread::spawn(move || {
         let chunk = "isready\n".repeat(4096);
-        for _ in 0..1024 {
+        for _ in 0..2048 {
             if let Err(e) = writer.write_all(chunk.as_bytes()) {
                 return Some(e.kind());
             }
@@ -169,7 +187,7 @@ fn a_client_that_never_reads_is_cut_off() {
         }
     }
     assert!(
-        closed_early || received < 4096 * 1024 * 8,
+        closed_early || received < 4096 * 2048 * 8,
         "all {received} bytes were queued for a client that did not read"
     );
     let mut other = server.connect();
