@@ -4,7 +4,6 @@
 use std::time::Duration;
 
 use crate::game::GameId;
-use crate::game::othello::{Othello, OthelloMove};
 use crate::search::{Limits, SearchParams, SearchResult, TranspositionTable, search};
 use crate::with_position;
 
@@ -107,11 +106,4 @@ fn summary<M: std::fmt::Display>(r: &SearchResult<M>) -> (i32, String, u64, Dura
         r.stats.nodes,
         r.time,
     )
-}
-
-/// Solves an 8x8 position exactly with the default search.
-#[must_use]
-pub fn solve_exact(position: &Othello, tt: &mut TranspositionTable) -> SearchResult<OthelloMove> {
-    let limits = Limits::depth_or_exact(None);
-    search(position, tt, &SearchParams::default(), &limits, &mut |_| {})
 }

@@ -1,6 +1,9 @@
 //! A game-search engine for two-player perfect-information games: Othello on several
 //! boards and Kalah, searched with negamax, alpha-beta, NegaScout and MTD(f).
 
+/// The name the engine gives in every protocol it speaks.
+pub const ENGINE_NAME: &str = "gamesearch";
+
 pub mod bench;
 pub mod game;
 pub mod ggf;

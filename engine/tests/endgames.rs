@@ -2,8 +2,8 @@
 //! searches of different design, see data/endgames.txt), and the FFO positions with the
 //! fewest empties.
 
-use engine::bench::solve_exact;
 use engine::game::Game;
+use engine::search::solve_exact;
 use engine::search::{Proof, TranspositionTable};
 use engine::suite::{SuitePosition, ffo, parse_suite};
 

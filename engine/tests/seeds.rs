@@ -329,9 +329,21 @@ fn a_win_found_at_the_root_keeps_its_move_and_pv() {
                 .count()
                 + 1
         );
+        // A proof's line may stop where the proof needed no more (a cut-off), but where it
+        // stops the side to move still wins, by the plain solver.
         let mut p = position;
         for &mv in &result.pv {
             p = p.try_play(mv).unwrap();
         }
+        let value = plain(Geometry::Board4x4, &p.to_string()).solve(-100, 100, false, true);
+        let for_root = if p.side_to_move() == position.side_to_move() {
+            value
+        } else {
+            -value
+        };
+        assert!(
+            for_root > 0,
+            "{algorithm}: the PV ends at {p}, worth {for_root}"
+        );
     }
 }

@@ -93,7 +93,7 @@ fn expect_error(client: &mut Client, line: &[u8], reason_contains: &str) {
 
 fn handshake_describes_the_engine(client: &mut Client) {
     let hs = client.handshake(PATIENCE).unwrap();
-    assert_eq!(hs.name, engine::server::ENGINE_NAME);
+    assert_eq!(hs.name, engine::ENGINE_NAME);
     assert_eq!(hs.protocol, protocol::PROTOCOL_VERSION);
     assert!(!hs.version.is_empty());
     for game in [

@@ -5,9 +5,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::Args;
-use engine::bench::{BENCH_CASES, BENCH_HASH_MIB, run_case, solve_exact};
+use engine::bench::{BENCH_CASES, BENCH_HASH_MIB, run_case};
 use engine::game::Game;
 use engine::search::TranspositionTable;
+use engine::search::solve_exact;
 use engine::suite::{SuitePosition, ffo, parse_suite};
 
 use super::report;

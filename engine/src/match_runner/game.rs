@@ -5,12 +5,12 @@ use std::time::Duration;
 
 use protocol::TimeControl;
 
+use super::fault::{Fault, FaultKind};
 use super::openings::Opening;
-use super::player::{Fault, FaultKind, Player};
+use super::player::Player;
 use super::record::{FaultRecord, GameRecord, GameResult, Ply, Termination};
-use crate::bench::solve_exact;
 use crate::game::{AnyPosition, GameId, Side};
-use crate::search::TranspositionTable;
+use crate::search::{TranspositionTable, solve_exact};
 
 /// A clock per side: milliseconds at the start and added after each move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,6 +6,7 @@
 //! colours swapped (games `2k` and `2k+1`, which the pentanomial statistics pair). Games
 //! run on `concurrency` threads, each with its own engine processes or connections.
 
+mod fault;
 mod game;
 mod nboard_player;
 pub mod openings;
@@ -16,9 +17,9 @@ mod spec;
 pub mod stats;
 mod tally;
 
+pub use fault::FaultKind;
 pub use game::{Clock, GameRules, ScheduledGame};
 pub use openings::Opening;
-pub use player::FaultKind;
 pub use record::{GameRecord, GameResult, Termination, read_results};
 pub use spec::{EngineSpec, SpecError};
 pub use tally::Tally;

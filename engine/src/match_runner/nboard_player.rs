@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use protocol::{Depth, Info, Score};
 
-use super::player::{Fault, FaultKind, Reply};
+use super::fault::{Fault, FaultKind, Reply};
 use crate::ggf::GgfGame;
 
 /// A running NBoard engine.

@@ -2,11 +2,9 @@
 
 use std::time::{Duration, Instant};
 
-use protocol::{Client, ClientError, Command, Go, Info, PositionStart};
-use serde::{Deserialize, Serialize};
+use protocol::{Client, Command, Endpoint, Go, PositionStart};
 
-use protocol::Endpoint;
-
+use super::fault::{Fault, FaultKind, Reply};
 use super::nboard_player::NboardEngine;
 use super::openings::Opening;
 use super::spec::EngineSpec;
@@ -15,81 +13,6 @@ use crate::ggf::GgfGame;
 
 /// How long an engine may take to start and answer the handshake.
 const START_TIMEOUT: Duration = Duration::from_secs(20);
-
-/// What an engine did wrong.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FaultKind {
-    /// It exited, closed the connection or could not be started.
-    Crash,
-    /// It did not answer in time.
-    Stall,
-    /// It played an illegal move (or none in an unfinished game).
-    Illegal,
-    /// Its clock ran out.
-    Time,
-    /// It refused a command with `error`, or broke the protocol.
-    Protocol,
-}
-
-impl FaultKind {
-    /// Every kind, in report order.
-    pub const ALL: [FaultKind; 5] = [
-        FaultKind::Crash,
-        FaultKind::Stall,
-        FaultKind::Illegal,
-        FaultKind::Time,
-        FaultKind::Protocol,
-    ];
-
-    /// The name in reports.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            FaultKind::Crash => "crash",
-            FaultKind::Stall => "stall",
-            FaultKind::Illegal => "illegal",
-            FaultKind::Time => "time",
-            FaultKind::Protocol => "protocol",
-        }
-    }
-}
-
-/// A fault and what was seen.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fault {
-    /// Its kind.
-    pub kind: FaultKind,
-    /// Details for the record.
-    pub detail: String,
-}
-
-impl From<ClientError> for Fault {
-    fn from(e: ClientError) -> Self {
-        let kind = match &e {
-            ClientError::Timeout { .. } => FaultKind::Stall,
-            ClientError::Refused(_) | ClientError::Malformed { .. } | ClientError::OutOfTurn(_) => {
-                FaultKind::Protocol
-            }
-            _ => FaultKind::Crash,
-        };
-        Fault {
-            kind,
-            detail: e.to_string(),
-        }
-    }
-}
-
-/// An engine's answer for one move.
-#[derive(Debug, Clone)]
-pub struct Reply {
-    /// `bestmove`: a move, `pass`, or `None` for `none`.
-    pub mv: Option<String>,
-    /// The last `info` with a score.
-    pub info: Option<Info>,
-    /// Wall time from `go` to `bestmove`.
-    pub elapsed: Duration,
-}
 
 /// How the runner talks to a running engine.
 enum Backend {

@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
-use super::player::FaultKind;
+use super::fault::FaultKind;
 use super::record::{GameRecord, Termination};
 use super::stats::{Elo, Pentanomial, Sprt, SprtState, Wdl, elo};
 

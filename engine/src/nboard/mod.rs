@@ -16,12 +16,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
+use crate::ENGINE_NAME;
 use crate::game::Game;
 use crate::game::othello::{Othello, OthelloMove};
 use crate::ggf::GgfGame;
 use crate::lines::{Line, read_line};
 use crate::search::{Limits, Report, SearchParams, TranspositionTable, search};
-use crate::server::ENGINE_NAME;
 
 /// The protocol version spoken.
 pub const NBOARD_VERSION: u32 = 2;

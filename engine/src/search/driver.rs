@@ -69,6 +69,17 @@ impl Plan {
     }
 }
 
+/// Solves a position exactly with the default parameters: the exact score, best move and
+/// principal variation, no limit but the end of the game.
+#[must_use]
+pub fn solve_exact<G: Searchable>(
+    position: &G,
+    tt: &mut TranspositionTable,
+) -> SearchResult<G::Move> {
+    let limits = Limits::depth_or_exact(None);
+    search(position, tt, &SearchParams::default(), &limits, &mut |_| {})
+}
+
 /// Searches `position` within `limits`, reporting every MTD(f) pass and every completed
 /// iteration to `report`. Always returns a move unless the game is over.
 pub fn search<G: Searchable>(

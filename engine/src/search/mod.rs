@@ -16,7 +16,7 @@ mod root;
 mod stats;
 pub mod tt;
 
-pub use driver::search;
+pub use driver::{search, solve_exact};
 pub use limits::{CHECK_INTERVAL, Goal, Limits};
 pub use stats::{MtdfPass, SearchStats};
 pub use tt::TranspositionTable;

@@ -3,11 +3,9 @@
 use protocol::{Algorithm, Message, PROTOCOL_VERSION};
 
 use super::options::EngineOptions;
+use crate::ENGINE_NAME;
 use crate::game::kalah::{MAX_PITS, MAX_SEEDS};
 use crate::game::othello::Geometry;
-
-/// The engine's name in the handshake.
-pub const ENGINE_NAME: &str = "gamesearch";
 
 /// Rule suffixes every Kalah id accepts.
 const KALAH_SUFFIXES: [&str; 2] = ["-noemptycapture", "-endwhenstuck"];

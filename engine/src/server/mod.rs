@@ -15,8 +15,6 @@ mod session;
 mod timing;
 mod worker;
 
-pub use handshake::ENGINE_NAME;
-
 use std::future::Future;
 use std::io::Write as _;
 use std::net::SocketAddr;
