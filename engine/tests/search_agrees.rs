@@ -2,6 +2,7 @@
 //! same depth on many random positions of every game, and its best move achieves it.
 
 use engine::game::{Game, GameId, MoveList};
+use engine::search::eval::Evaluate;
 use engine::search::{Algorithm, Limits, SearchParams, Searchable, TranspositionTable, search};
 use engine::with_position;
 
@@ -23,7 +24,7 @@ impl Rng {
 }
 
 /// Plain negamax written independently of the engine's searcher.
-fn reference<G: Game>(position: &G, depth: i32) -> i32 {
+fn reference<G: Evaluate>(position: &G, depth: i32) -> i32 {
     if depth <= 0 {
         return if position.is_terminal() {
             position.final_score()
@@ -51,7 +52,7 @@ fn reference<G: Game>(position: &G, depth: i32) -> i32 {
 }
 
 /// Value of `mv` from the mover's view, by the reference.
-fn move_value<G: Game>(position: &G, mv: G::Move, depth: i32) -> i32 {
+fn move_value<G: Evaluate>(position: &G, mv: G::Move, depth: i32) -> i32 {
     let child = position.play(mv);
     if child.side_to_move() == position.side_to_move() {
         reference(&child, depth)

@@ -136,9 +136,6 @@ pub trait Game: Copy + Eq + Hash + Debug + Display + Send + Sync + 'static {
     /// The final score from the side to move; meaningful when [`Game::is_terminal`].
     fn final_score(&self) -> i32;
 
-    /// A heuristic estimate of the final score from the side to move.
-    fn evaluate(&self) -> i32;
-
     /// No final score can exceed this in absolute value.
     fn max_score(&self) -> i32;
 

@@ -7,6 +7,7 @@
 //! entries are only reused at exactly their own depth, proven ones at any greater depth.
 
 mod driver;
+pub mod eval;
 mod kalah;
 mod limits;
 mod node;
@@ -27,7 +28,8 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::game::{Game, MoveList};
+use crate::game::MoveList;
+use eval::Evaluate;
 
 /// Larger than any score.
 pub const INFINITY: i32 = 10_000;
@@ -240,7 +242,7 @@ pub struct SearchResult<M> {
 }
 
 /// Search hooks a game may provide: move ordering and a specialised endgame solver.
-pub trait Searchable: Game {
+pub trait Searchable: Evaluate {
     /// Orders `moves` best-first. `depth` is the remaining depth (cheap orderings near leaves).
     fn order_moves(&self, moves: &mut MoveList<Self::Move>, depth: i32) {
         let _ = (moves, depth);

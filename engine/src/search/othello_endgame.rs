@@ -5,9 +5,9 @@
 use arrayvec::ArrayVec;
 
 use super::{INFINITY, SearchStats};
-use crate::game::othello::eval::stable_discs;
 use crate::game::othello::geometry::squares;
 use crate::game::othello::movegen::{flips, legal_moves};
+use crate::game::othello::stability::stable_discs;
 use crate::game::othello::{Geometry, Othello};
 
 /// The exact final score of `position` from the side to move, fail-soft in `(alpha, beta)`.

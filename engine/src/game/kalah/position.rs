@@ -240,10 +240,6 @@ impl Game for Kalah {
         total(self.side) - total(self.side.opponent())
     }
 
-    fn evaluate(&self) -> i32 {
-        self.store(self.side) as i32 - self.store(self.side.opponent()) as i32
-    }
-
     fn max_score(&self) -> i32 {
         self.rules.total_seeds() as i32
     }

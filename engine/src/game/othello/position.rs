@@ -308,10 +308,6 @@ impl Game for Othello {
         self.disc_score()
     }
 
-    fn evaluate(&self) -> i32 {
-        super::eval::evaluate(self)
-    }
-
     fn max_score(&self) -> i32 {
         self.geometry.squares() as i32
     }

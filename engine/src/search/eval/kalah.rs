@@ -1,0 +1,12 @@
+//! Kalah's evaluation: the difference of the stores, as in seeds/001.
+
+use super::Evaluate;
+use crate::game::Game;
+use crate::game::kalah::Kalah;
+
+impl Evaluate for Kalah {
+    fn evaluate(&self) -> i32 {
+        let side = self.side_to_move();
+        self.store(side) as i32 - self.store(side.opponent()) as i32
+    }
+}
