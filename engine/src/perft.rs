@@ -27,7 +27,7 @@ pub fn perft<G: Game>(position: &G, depth: u32) -> u64 {
     }
 }
 
-/// The number of distinct finished games reachable from `position` (seeds/002: the leaves
+/// The number of distinct finished games reachable from `position` (docs/algorithms.md §002: the leaves
 /// plain minimax evaluates when it searches to the end).
 #[must_use]
 pub fn finished_games<G: Game>(position: &G) -> u64 {

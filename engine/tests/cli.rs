@@ -82,8 +82,8 @@ fn bad_input_fails_with_one_line() {
 
 #[test]
 fn solve_file_checks_the_scores() {
-    let dir = std::env::temp_dir().join(format!("engine-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
     let good = dir.join("good.obf");
     let bad = dir.join("bad.obf");
     let line = "--O-XO----XXOXX---XOXXX-X-OXXOOOXXXXXOO-XOXOOX-OXOOXXXX-XOOOOO-X X";
@@ -106,5 +106,4 @@ fn solve_file_checks_the_scores() {
     let out = engine(&["bench", "--file", bad.to_str().unwrap(), "--hash", "16"]);
     assert!(!out.status.success());
     assert!(stdout(&out).contains("WRONG"), "{}", stdout(&out));
-    std::fs::remove_dir_all(&dir).ok();
 }

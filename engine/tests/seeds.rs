@@ -288,7 +288,7 @@ fn kalah_commercial_capture_rule() {
     assert_eq!(kalah_value("kalah4x3-noemptycapture"), 6);
 }
 
-/// seeds/004: when the root finds a win it still returns the winning move and its line,
+/// docs/algorithms.md §004: when the root finds a win it still returns the winning move and its line,
 /// and the search ends at once instead of thinking on.
 #[test]
 fn a_win_found_at_the_root_keeps_its_move_and_pv() {

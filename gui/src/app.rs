@@ -11,7 +11,7 @@ use protocol::{Algorithm, Bound, Go, Info, Proof};
 
 use crate::board::{self, Overlay};
 use crate::engine_link::{EngineLink, LinkEvent, LinkStatus, Purpose};
-use crate::game::GameRecord;
+use crate::game::{GameRecord, RecordError};
 use crate::settings::{Controller, EngineSettings, Settings};
 
 /// The whole application state.
@@ -91,7 +91,7 @@ impl App {
     pub fn new_game(&mut self) {
         match new_game(&self.settings) {
             Ok(game) => self.replace_game(game),
-            Err(e) => self.message = e,
+            Err(e) => self.message = e.to_string(),
         }
     }
 
@@ -400,7 +400,7 @@ impl App {
         let game = std::fs::read_to_string(&path)
             .map_err(|e| format!("cannot read {path}: {e}"))
             .and_then(|text| engine::ggf::parse_games(&text).map_err(|e| format!("{path}: {e}")))
-            .and_then(|games| GameRecord::from_ggf(&games[0]));
+            .and_then(|games| GameRecord::from_ggf(&games[0]).map_err(|e| e.to_string()));
         match game {
             Ok(game) => {
                 self.load(game);
@@ -423,6 +423,7 @@ impl App {
         let saved = self
             .game
             .to_ggf(&black, &white)
+            .map_err(|e| e.to_string())
             .and_then(|ggf| std::fs::write(&path, format!("{ggf}\n")).map_err(|e| e.to_string()));
         self.message = match saved {
             Ok(()) => format!("Saved the game to {path}."),
@@ -691,8 +692,8 @@ impl eframe::App for App {
     }
 }
 
-fn new_game(settings: &Settings) -> Result<GameRecord, String> {
-    let id: GameId = settings.game.parse().map_err(|e| format!("{e}"))?;
+fn new_game(settings: &Settings) -> Result<GameRecord, RecordError> {
+    let id: GameId = settings.game.parse()?;
     GameRecord::new(id, &settings.start)
 }
 

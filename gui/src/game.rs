@@ -3,8 +3,28 @@
 //! process is only asked for moves.
 
 use engine::game::othello::Geometry;
-use engine::game::{AnyPosition, GameId};
+use engine::game::{AnyPosition, GameError, GameId};
 use engine::ggf::GgfGame;
+use thiserror::Error;
+
+/// Why a game cannot be set up, played on or written.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum RecordError {
+    /// The game id, start or move is not valid.
+    #[error("{0}")]
+    Game(#[from] GameError),
+    /// A move of a game line or record does not play.
+    #[error("move {number}: {source}")]
+    Move {
+        /// Its number, from 1.
+        number: usize,
+        /// Why.
+        source: GameError,
+    },
+    /// GGF is for 8x8 Othello only.
+    #[error("GGF records hold 8x8 Othello games")]
+    NotGgf,
+}
 
 /// A game record with a cursor.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,8 +45,8 @@ impl GameRecord {
     ///
     /// # Errors
     /// When `start` is not a position of `game`.
-    pub fn new(game: GameId, start: &str) -> Result<GameRecord, String> {
-        let position = game.position(start.trim()).map_err(|e| e.to_string())?;
+    pub fn new(game: GameId, start: &str) -> Result<GameRecord, RecordError> {
+        let position = game.position(start.trim())?;
         Ok(GameRecord {
             game,
             start: start.trim().to_string(),
@@ -90,8 +110,8 @@ impl GameRecord {
     ///
     /// # Errors
     /// Why the move is refused.
-    pub fn play(&mut self, mv: &str) -> Result<(), String> {
-        let next = self.position().play_text(mv).map_err(|e| e.to_string())?;
+    pub fn play(&mut self, mv: &str) -> Result<(), GameError> {
+        let next = self.position().play_text(mv)?;
         if self.moves.get(self.cursor).is_some_and(|m| m == mv) {
             self.cursor += 1;
             return Ok(());
@@ -144,13 +164,14 @@ impl GameRecord {
     ///
     /// # Errors
     /// Why the text is not a game or position.
-    pub fn parse(game: GameId, text: &str) -> Result<GameRecord, String> {
+    pub fn parse(game: GameId, text: &str) -> Result<GameRecord, RecordError> {
         let text = text.trim();
         let (game, rest) = match text.split_once(' ') {
-            Some((first, rest)) if first.parse::<GameId>().is_ok() => {
-                (first.parse::<GameId>().map_err(|e| e.to_string())?, rest)
-            }
-            _ => (game, text),
+            Some((first, rest)) => match first.parse::<GameId>() {
+                Ok(id) => (id, rest),
+                Err(_) => (game, text),
+            },
+            None => (game, text),
         };
         let (start, moves) = match rest.split_once(" moves") {
             Some((start, moves)) => (start, moves.split_whitespace().collect()),
@@ -158,9 +179,10 @@ impl GameRecord {
         };
         let mut record = GameRecord::new(game, start)?;
         for (i, mv) in moves.iter().enumerate() {
-            record
-                .play(mv)
-                .map_err(|e| format!("move {}: {e}", i + 1))?;
+            record.play(mv).map_err(|source| RecordError::Move {
+                number: i + 1,
+                source,
+            })?;
         }
         Ok(record)
     }
@@ -184,16 +206,16 @@ impl GameRecord {
     ///
     /// # Errors
     /// For other games.
-    pub fn to_ggf(&self, black: &str, white: &str) -> Result<GgfGame, String> {
+    pub fn to_ggf(&self, black: &str, white: &str) -> Result<GgfGame, RecordError> {
         let AnyPosition::Othello(start) = self.start_position else {
-            return Err("GGF records hold 8x8 Othello games".into());
+            return Err(RecordError::NotGgf);
         };
         if start.geometry() != Geometry::Board8x8 {
-            return Err("GGF records hold 8x8 Othello games".into());
+            return Err(RecordError::NotGgf);
         }
         let mut ggf = GgfGame::new(start, black, white);
         for mv in self.moves() {
-            ggf.push_text(mv).map_err(|e| e.to_string())?;
+            ggf.push_text(mv)?;
         }
         ggf.set_result_if_over();
         Ok(ggf)
@@ -203,7 +225,7 @@ impl GameRecord {
     ///
     /// # Errors
     /// When a move of the record does not replay (never for a record that parsed).
-    pub fn from_ggf(ggf: &GgfGame) -> Result<GameRecord, String> {
+    pub fn from_ggf(ggf: &GgfGame) -> Result<GameRecord, RecordError> {
         let game = GameId::Othello(Geometry::Board8x8);
         let start = if ggf.start == GgfGame::standard_start() {
             "startpos".to_string()
@@ -211,8 +233,13 @@ impl GameRecord {
             ggf.start.to_string()
         };
         let mut record = GameRecord::new(game, &start)?;
-        for m in &ggf.moves {
-            record.play(&m.mv.to_string())?;
+        for (i, m) in ggf.moves.iter().enumerate() {
+            record
+                .play(&m.mv.to_string())
+                .map_err(|source| RecordError::Move {
+                    number: i + 1,
+                    source,
+                })?;
         }
         Ok(record)
     }

@@ -212,7 +212,8 @@ fn games_are_saved_and_opened_as_ggf() {
         "othello8x8",
         [Controller::Human, Controller::Human],
     ));
-    let path = std::env::temp_dir().join(format!("gui-test-{}.ggf", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.ggf");
     h.state_mut().settings.ggf_path = path.display().to_string();
     h.run();
     for mv in ["f5", "d6"] {

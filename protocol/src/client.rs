@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use thiserror::Error;
+use wait_timeout::ChildExt;
 
 use crate::{
     Algorithm, BestMove, Command, Endpoint, Go, Info, Message, OptionSpec, PROTOCOL_VERSION,
@@ -344,15 +345,7 @@ impl Client {
         // The engine may already be gone; the exit status below says what happened.
         let _ = self.send(&Command::Quit);
         let child = self.child.as_mut()?;
-        let deadline = Instant::now() + timeout;
-        while Instant::now() < deadline {
-            match child.try_wait() {
-                Ok(Some(status)) => return Some(status),
-                Ok(None) => thread::sleep(Duration::from_millis(5)),
-                Err(_) => break,
-            }
-        }
-        None
+        child.wait_timeout(timeout).ok().flatten()
     }
 
     /// The child engine's exit status, if it has exited (`None` for TCP or while running).

@@ -33,8 +33,8 @@ fn fixture(mode: &str) -> String {
 #[test]
 fn a_match_over_both_transports_plays_legal_complete_games() {
     let server = TcpServer::start(&[]);
-    let dir = tempdir();
-    let file = dir.join("games.jsonl");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.jsonl");
     let out = run_match(&[
         "--game",
         "othello6x6",
@@ -117,7 +117,7 @@ fn crashes_illegal_moves_and_silence_lose_and_are_counted() {
 
 #[test]
 fn a_resumed_match_ends_with_the_same_totals() {
-    let dir = tempdir();
+    let dir = tempfile::tempdir().unwrap();
     let args = |file: &Path| -> Vec<String> {
         [
             "--game",
@@ -135,13 +135,13 @@ fn a_resumed_match_ends_with_the_same_totals() {
         .map(ToString::to_string)
         .collect()
     };
-    let full = dir.join("full.jsonl");
+    let full = dir.path().join("full.jsonl");
     let whole = run_match(&args(&full).iter().map(String::as_str).collect::<Vec<_>>());
     let all = std::fs::read_to_string(&full).unwrap();
     let lines: Vec<&str> = all.lines().collect();
     assert!(lines.len() >= 4);
     // Interrupted after three games, in the middle of writing the fourth.
-    let cut = dir.join("cut.jsonl");
+    let cut = dir.path().join("cut.jsonl");
     let partial = &lines[3][..lines[3].len() / 2];
     std::fs::write(
         &cut,
@@ -236,26 +236,12 @@ fn bad_match_arguments_fail_with_one_line() {
     }
 }
 
-/// A fresh directory under the target directory (removed by the next run).
-fn tempdir() -> std::path::PathBuf {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "gamesearch-matches-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn an_nboard_engine_plays_the_same_games_as_the_native_one() {
-    let dir = tempdir();
+    let dir = tempfile::tempdir().unwrap();
     let engine = engine_binary().display().to_string();
     let play = |second: &str, name: &str| -> Vec<GameRecord> {
-        let file = dir.join(format!("{name}.jsonl"));
+        let file = dir.path().join(format!("{name}.jsonl"));
         run_match(&[
             "--engine",
             "name=first depth=3",
@@ -268,7 +254,7 @@ fn an_nboard_engine_plays_the_same_games_as_the_native_one() {
             "--results",
             file.to_str().unwrap(),
             "--ggf",
-            dir.join(format!("{name}.ggf")).to_str().unwrap(),
+            dir.path().join(format!("{name}.ggf")).to_str().unwrap(),
         ]);
         let mut games = results(&file);
         games.sort_by_key(|g| g.index);
@@ -284,7 +270,7 @@ fn an_nboard_engine_plays_the_same_games_as_the_native_one() {
         assert_eq!(b.termination, Termination::Normal);
     }
     // The GGF records replay to the same results.
-    let text = std::fs::read_to_string(dir.join("nboard.ggf")).unwrap();
+    let text = std::fs::read_to_string(dir.path().join("nboard.ggf")).unwrap();
     let records = engine::ggf::parse_games(&text).unwrap();
     assert_eq!(records.len(), 6);
     for (ggf, game) in records.iter().zip(&nboard) {

@@ -67,7 +67,7 @@ pub struct MatchArgs {
     /// Stop when decided: elo0,elo1,alpha,beta (two engines), e.g. 0,10,0.05,0.05.
     #[arg(long, value_name = "E0,E1,A,B")]
     sprt: Option<String>,
-    /// A built-in experiment instead: `seeds-kalah` replays seeds/001 (Kalah 6x6, depths 2..8).
+    /// A built-in experiment instead: `seeds-kalah` replays docs/algorithms.md §001 (Kalah 6x6, depths 2..8).
     #[arg(long, conflicts_with = "engines")]
     preset: Option<String>,
 }

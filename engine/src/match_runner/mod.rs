@@ -6,6 +6,7 @@
 //! colours swapped (games `2k` and `2k+1`, which the pentanomial statistics pair). Games
 //! run on `concurrency` threads, each with its own engine processes or connections.
 
+mod error;
 mod fault;
 mod game;
 mod nboard_player;
@@ -17,6 +18,7 @@ mod spec;
 pub mod stats;
 mod tally;
 
+pub use error::{MatchError, OpeningError};
 pub use fault::FaultKind;
 pub use game::{Clock, GameRules, ScheduledGame};
 pub use openings::Opening;
@@ -29,7 +31,6 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use anyhow::{Context, bail};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 
@@ -113,17 +114,19 @@ pub fn schedule(config: &MatchConfig) -> Vec<ScheduledGame> {
 ///
 /// # Errors
 /// A results file that cannot be read or written, or that belongs to another match.
-pub fn run(config: &MatchConfig) -> anyhow::Result<Tally> {
+pub fn run(config: &MatchConfig) -> Result<Tally, MatchError> {
     if config.engines.len() < 2 {
-        bail!("a match needs at least two engines");
+        return Err(MatchError::TooFewEngines);
     }
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     if names.iter().collect::<HashSet<_>>().len() < names.len() {
-        bail!("engine names must differ (give each a name=...)");
+        return Err(MatchError::DuplicateNames);
     }
     for spec in config.engines.iter().filter(|e| e.nboard) {
         if config.rules.game != GameId::Othello(Geometry::Board8x8) {
-            bail!("{}: NBoard engines play 8x8 Othello only", spec.name);
+            return Err(MatchError::NboardGame {
+                engine: spec.name.clone(),
+            });
         }
         if spec.algorithm.is_some()
             || spec.nodes.is_some()
@@ -131,10 +134,9 @@ pub fn run(config: &MatchConfig) -> anyhow::Result<Tally> {
             || !spec.options.is_empty()
             || config.rules.clock.is_some()
         {
-            bail!(
-                "{}: an NBoard engine takes a depth only (no algorithm, nodes, movetime, options or clock)",
-                spec.name
-            );
+            return Err(MatchError::NboardSettings {
+                engine: spec.name.clone(),
+            });
         }
     }
     let games = schedule(config);
@@ -152,29 +154,22 @@ pub fn run(config: &MatchConfig) -> anyhow::Result<Tally> {
     if let Some(path) = &config.results {
         let previous = read_results(path)?;
         if !previous.is_empty() && !config.resume {
-            bail!(
-                "{} already holds {} games: add --resume to continue that match, or name another file",
-                path.display(),
-                previous.len()
-            );
+            return Err(MatchError::ResultsExist {
+                path: path.clone(),
+                games: previous.len(),
+            });
         }
         for record in &previous {
-            let planned = games.get(record.index).with_context(|| {
-                format!(
-                    "{} has game {} beyond this match's schedule",
-                    path.display(),
-                    record.index
-                )
-            })?;
-            if record.first != names[planned.first]
-                || record.second != names[planned.second]
-                || record.opening != planned.opening.to_string()
-            {
-                bail!(
-                    "{} records another match (game {} differs): same engines, openings and seed are needed to resume",
-                    path.display(),
-                    record.index
-                );
+            let same = games.get(record.index).is_some_and(|planned| {
+                record.first == names[planned.first]
+                    && record.second == names[planned.second]
+                    && record.opening == planned.opening.to_string()
+            });
+            if !same {
+                return Err(MatchError::OtherMatch {
+                    path: path.clone(),
+                    index: record.index,
+                });
             }
             if done.insert(record.index) {
                 tally.add(record);
@@ -185,14 +180,18 @@ pub fn run(config: &MatchConfig) -> anyhow::Result<Tally> {
     let mut ggf = match &config.ggf {
         Some(path) => {
             if config.rules.game != GameId::Othello(Geometry::Board8x8) {
-                bail!("GGF records are for 8x8 Othello games");
+                return Err(MatchError::GgfGame);
             }
             Some(
                 std::fs::OpenOptions::new()
                     .create(true)
                     .append(true)
                     .open(path)
-                    .with_context(|| format!("cannot open {}", path.display()))?,
+                    .map_err(|source| MatchError::File {
+                        action: "open",
+                        path: path.clone(),
+                        source,
+                    })?,
             )
         }
         None => None,
@@ -211,7 +210,7 @@ pub fn run(config: &MatchConfig) -> anyhow::Result<Tally> {
     }
     drop(jobs_tx);
     let (results_tx, results) = crossbeam_channel::unbounded();
-    std::thread::scope(|scope| -> anyhow::Result<()> {
+    std::thread::scope(|scope| -> Result<(), MatchError> {
         for _ in 0..config.concurrency.max(1) {
             let jobs = jobs.clone();
             let results_tx = results_tx.clone();
@@ -245,14 +244,14 @@ pub fn run(config: &MatchConfig) -> anyhow::Result<Tally> {
             if let Some(file) = file.as_mut() {
                 file.write(&record)?;
             }
-            if let Some(out) = ggf.as_mut() {
+            if let (Some(out), Some(path)) = (ggf.as_mut(), &config.ggf) {
                 let game = &games[record.index];
-                writeln!(
-                    out,
-                    "{}",
-                    record::to_ggf(&record, &game.opening, config.rules.game)?
-                )
-                .context("cannot write the GGF file")?;
+                let text = record::to_ggf(&record, &game.opening, config.rules.game)?;
+                writeln!(out, "{text}").map_err(|source| MatchError::File {
+                    action: "write",
+                    path: path.clone(),
+                    source,
+                })?;
             }
             tally.add(&record);
             progress.game_done(&record, &tally);

@@ -3,8 +3,7 @@
 use std::collections::HashSet;
 use std::fmt;
 
-use anyhow::{Context, bail};
-
+use super::error::OpeningError;
 use crate::game::{AnyPosition, GameId, Start};
 
 /// Where a game starts: a start (`startpos`, `parallel` or a position text) and moves.
@@ -34,16 +33,19 @@ impl Opening {
     ///
     /// # Errors
     /// When the start or a move is not valid in `game`.
-    pub fn parse(game: GameId, line: &str) -> anyhow::Result<Opening> {
+    pub fn parse(game: GameId, line: &str) -> Result<Opening, OpeningError> {
         let (start, moves) = match line.split_once(" moves") {
             Some((start, moves)) => (start.trim(), moves.split_whitespace().collect()),
             None => (line.trim(), Vec::new()),
         };
-        let mut position = game.position(start)?;
+        let mut position = game.position(start).map_err(OpeningError::Start)?;
         for (i, mv) in moves.iter().enumerate() {
             position = position
                 .play_text(mv)
-                .with_context(|| format!("move {} of the opening", i + 1))?;
+                .map_err(|source| OpeningError::Move {
+                    number: i + 1,
+                    source,
+                })?;
         }
         Ok(Opening {
             start: start.to_string(),
@@ -58,14 +60,14 @@ impl Opening {
 ///
 /// # Errors
 /// When the game has no standard start (never for the games we support).
-pub fn after_plies(game: GameId, plies: usize) -> anyhow::Result<Vec<Opening>> {
-    let start = game.start(Start::Standard)?;
+pub fn after_plies(game: GameId, plies: usize) -> Result<Vec<Opening>, OpeningError> {
+    let start = game.start(Start::Standard).map_err(OpeningError::Start)?;
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     let mut line = Vec::new();
     walk(start, plies, &mut line, &mut seen, &mut out);
     if out.is_empty() {
-        bail!("{game} has no unfinished position {plies} plies from the start");
+        return Err(OpeningError::NoneAfter { game, plies });
     }
     Ok(out)
 }
@@ -104,17 +106,21 @@ fn walk(
 ///
 /// # Errors
 /// A line that is not an opening of `game`, with its number.
-pub fn from_text(game: GameId, text: &str) -> anyhow::Result<Vec<Opening>> {
+pub fn from_text(game: GameId, text: &str) -> Result<Vec<Opening>, OpeningError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        out.push(Opening::parse(game, line).with_context(|| format!("line {}", i + 1))?);
+        let opening = Opening::parse(game, line).map_err(|e| OpeningError::Line {
+            line: i + 1,
+            source: Box::new(e),
+        })?;
+        out.push(opening);
     }
     if out.is_empty() {
-        bail!("no openings in the file");
+        return Err(OpeningError::Empty);
     }
     Ok(out)
 }

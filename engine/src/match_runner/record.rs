@@ -2,11 +2,11 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
+use super::error::MatchError;
 use super::fault::FaultKind;
 
 /// How a game ended, from the first player's point of view.
@@ -115,6 +115,7 @@ pub struct FaultRecord {
 #[derive(Debug)]
 pub struct ResultsFile {
     file: File,
+    path: PathBuf,
 }
 
 impl ResultsFile {
@@ -123,33 +124,37 @@ impl ResultsFile {
     ///
     /// # Errors
     /// When the file cannot be opened.
-    pub fn append(path: &Path) -> anyhow::Result<ResultsFile> {
-        let context = || format!("cannot open results file {}", path.display());
+    pub fn append(path: &Path) -> Result<ResultsFile, MatchError> {
+        let error = file_error("open", path);
         let file = OpenOptions::new()
             .create(true)
             .append(true)
             .read(true)
             .open(path)
-            .with_context(context)?;
-        let bytes = std::fs::read(path).with_context(context)?;
+            .map_err(error)?;
+        let bytes = std::fs::read(path).map_err(error)?;
         if bytes.last().is_some_and(|&b| b != b'\n') {
             let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-            file.set_len(whole as u64).with_context(context)?;
+            file.set_len(whole as u64).map_err(error)?;
         }
-        Ok(ResultsFile { file })
+        Ok(ResultsFile {
+            file,
+            path: path.to_path_buf(),
+        })
     }
 
     /// Writes one record and flushes it to the system.
     ///
     /// # Errors
     /// When writing fails.
-    pub fn write(&mut self, record: &GameRecord) -> anyhow::Result<()> {
-        let mut line = serde_json::to_string(record)?;
+    pub fn write(&mut self, record: &GameRecord) -> Result<(), MatchError> {
+        let error = file_error("write", &self.path);
+        let mut line = serde_json::to_string(record).map_err(|e| error(e.into()))?;
         line.push('\n');
         self.file
             .write_all(line.as_bytes())
             .and_then(|()| self.file.sync_data())
-            .context("cannot write the results file")
+            .map_err(error)
     }
 }
 
@@ -158,16 +163,16 @@ impl ResultsFile {
 ///
 /// # Errors
 /// When the file cannot be read or holds a line that is not a record.
-pub fn read_results(path: &Path) -> anyhow::Result<Vec<GameRecord>> {
+pub fn read_results(path: &Path) -> Result<Vec<GameRecord>, MatchError> {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+        Err(e) => return Err(file_error("read", path)(e)),
     };
     let lines: Vec<String> = BufReader::new(file)
         .lines()
         .collect::<Result<_, _>>()
-        .with_context(|| format!("cannot read {}", path.display()))?;
+        .map_err(file_error("read", path))?;
     let mut records = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         if line.trim().is_empty() {
@@ -176,8 +181,12 @@ pub fn read_results(path: &Path) -> anyhow::Result<Vec<GameRecord>> {
         match serde_json::from_str(line) {
             Ok(record) => records.push(record),
             Err(_) if i + 1 == lines.len() && !line.ends_with('}') => break,
-            Err(e) => {
-                return Err(e).with_context(|| format!("{} line {}", path.display(), i + 1));
+            Err(source) => {
+                return Err(MatchError::Record {
+                    path: path.to_path_buf(),
+                    line: i + 1,
+                    source,
+                });
             }
         }
     }
@@ -193,13 +202,16 @@ pub fn to_ggf(
     record: &GameRecord,
     opening: &super::Opening,
     game: crate::game::GameId,
-) -> anyhow::Result<crate::ggf::GgfGame> {
-    let mut ggf = super::player::nboard_game(game, opening, &[])
-        .map_err(|f| anyhow::anyhow!("{}", f.detail))?;
+) -> Result<crate::ggf::GgfGame, MatchError> {
+    let error = |reason: String| MatchError::Ggf {
+        index: record.index,
+        reason,
+    };
+    let mut ggf = super::player::nboard_game(game, opening, &[]).map_err(|f| error(f.detail))?;
     ggf.set_property("PB", &record.first);
     ggf.set_property("PW", &record.second);
     for ply in &record.moves {
-        ggf.push_text(&ply.mv)?;
+        ggf.push_text(&ply.mv).map_err(|e| error(e.to_string()))?;
         if let Some(last) = ggf.moves.last_mut() {
             last.eval = ply.score.map(f64::from);
             last.time = Some(ply.time_ms as f64 / 1000.0);
@@ -213,4 +225,13 @@ pub fn to_ggf(
     };
     ggf.set_property("RE", &result);
     Ok(ggf)
+}
+
+/// Turns an I/O error on `path` into a [`MatchError::File`].
+fn file_error(action: &'static str, path: &Path) -> impl Fn(std::io::Error) -> MatchError + Copy {
+    move |source| MatchError::File {
+        action,
+        path: path.to_path_buf(),
+        source,
+    }
 }

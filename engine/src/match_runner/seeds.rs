@@ -1,4 +1,4 @@
-//! seeds/001's experiment: Kalah 6x6 played engine against engine, the first player
+//! docs/algorithms.md §001's experiment: Kalah 6x6 played engine against engine, the first player
 //! searching to depth `d1` and the second to `d2`, for `d1, d2` in 2..=8, with the
 //! evaluations each side needed. Played in-process so the counts are the searches' own.
 
@@ -80,7 +80,7 @@ pub fn play(algorithm: Algorithm, d1: u32, d2: u32, hash_mib: usize) -> Pairing 
 pub fn run(out: &mut impl Write, hash_mib: usize) -> std::io::Result<()> {
     writeln!(
         out,
-        "seeds/001: Kalah 6x6 from the start, first player at depth d1 against second at depth d2"
+        "docs/algorithms.md §001: Kalah 6x6 from the start, first player at depth d1 against second at depth d2"
     )?;
     writeln!(
         out,

@@ -1,5 +1,5 @@
 //! NBoard protocol (version 2) mode: how the NBoard GUI and other Othello frontends drive
-//! an engine (summarised in the repository's `NBOARD.md` notes and in `PROTOCOL.md`).
+//! an engine (as we implement it: `PROTOCOL.md`, section NBoard mode).
 //!
 //! The main thread reads commands; searches run on a thread of their own with the same
 //! iterative-deepening MTD(f) as the native protocol, so `ping` can stop one before `pong`

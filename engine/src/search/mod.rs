@@ -45,11 +45,11 @@ pub enum Algorithm {
     Negamax,
     /// Alpha-beta, fail-hard: results are clamped to the window.
     AlphaBeta,
-    /// Nega-alpha, fail-soft (seeds/002): the best value is returned even outside the window.
+    /// Nega-alpha, fail-soft (docs/algorithms.md §002): the best value is returned even outside the window.
     NegaAlpha,
     /// NegaScout: null-window probe of every move after the first, re-searched when it fails high.
     NegaScout,
-    /// MTD(f): null-window passes converging on the value from a first guess (seeds/000, /001).
+    /// MTD(f): null-window passes converging on the value from a first guess (docs/algorithms.md §000, §001).
     #[default]
     Mtdf,
 }

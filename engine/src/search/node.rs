@@ -25,7 +25,7 @@ pub(crate) struct Searcher<'a, G: Searchable> {
 }
 
 /// The remaining depth below `child`: a move that keeps the turn (Kalah's extra move)
-/// does not consume depth (seeds/001).
+/// does not consume depth (docs/algorithms.md §001).
 #[inline]
 pub(crate) fn child_depth<G: Game>(parent: &G, child: &G, depth: i32) -> i32 {
     if child.side_to_move() == parent.side_to_move() {
@@ -111,7 +111,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
     ) -> i32 {
         let d = child_depth(parent, child, depth);
         if child.side_to_move() == parent.side_to_move() {
-            // Same side moves again: same window, no negation, and no null window (seeds/001).
+            // Same side moves again: same window, no negation, and no null window (docs/algorithms.md §001).
             return self.node(child, d, alpha, beta);
         }
         if probe && self.scout {
@@ -240,7 +240,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
     }
 
     /// Plain negamax: every move searched with no window; with the table, a memoised
-    /// negamax that stores exact values (seeds/000).
+    /// negamax that stores exact values (docs/algorithms.md §000).
     pub(crate) fn negamax(&mut self, position: &G, depth: i32) -> i32 {
         if self.enter() {
             return 0;

@@ -1,4 +1,4 @@
-//! Othello's search hooks: move ordering (seeds/003's static square order, and fewest
+//! Othello's search hooks: move ordering (docs/algorithms.md §003's static square order, and fewest
 //! opponent replies first deeper in the tree) and the hand-over to the endgame solver.
 
 use std::sync::OnceLock;
@@ -14,7 +14,7 @@ use crate::game::{GameMove, MAX_MOVES, MoveList};
 /// From this remaining depth on, moves are ordered by the opponent's mobility after them.
 const FASTEST_FIRST_DEPTH: i32 = 3;
 
-/// Static order classes, best first (seeds/003): corners, edges away from corners, the
+/// Static order classes, best first (docs/algorithms.md §003): corners, edges away from corners, the
 /// inner board, the ring next to the edge, squares next to corners, X-squares last.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 #[repr(u8)]

@@ -1,4 +1,4 @@
-//! The root of a search, which is special (seeds/004): it never beta-cuts below the
+//! The root of a search, which is special (docs/algorithms.md §004): it never beta-cuts below the
 //! window it was given, it always returns a move, and a move that reaches the top of the
 //! window ends the search at once. Also MTD(f)'s passes and the principal variation.
 
@@ -89,7 +89,7 @@ impl<G: Searchable> Searcher<'_, G> {
     }
 
     /// MTD(f): null-window passes from the first guess until the interval `[lower, upper]`
-    /// known to hold the value closes (seeds/000). Values outside `[floor, ceiling]` only
+    /// known to hold the value closes (docs/algorithms.md §000). Values outside `[floor, ceiling]` only
     /// matter as "at most floor" or "at least ceiling" (a win/loss/draw search uses -1, 1).
     /// `on_pass` sees every pass. The best move is that of the last pass that failed high.
     pub(crate) fn mtdf(

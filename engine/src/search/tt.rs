@@ -1,5 +1,5 @@
 //! The transposition table: fixed memory, buckets of four entries, each storing the
-//! interval (lower, upper) known to hold a position's value at some depth (seeds/000).
+//! interval (lower, upper) known to hold a position's value at some depth (docs/algorithms.md §000).
 //!
 //! Entry layout, 16 bytes:
 //!
@@ -152,7 +152,7 @@ impl TranspositionTable {
     }
 
     /// Stores a result. An entry for the same position at the same depth has its interval
-    /// narrowed (seeds/000); otherwise the least valuable entry of the bucket is replaced:
+    /// narrowed (docs/algorithms.md §000); otherwise the least valuable entry of the bucket is replaced:
     /// one from an older search first, then the shallowest.
     pub fn store<M: GameMove>(&mut self, store: &Store<M>) {
         let age = self.age;

@@ -13,11 +13,11 @@ pub enum Geometry {
     Board8x8,
     /// 6x6 (solved by Feinstein, 1993: White wins by 4).
     Board6x6,
-    /// 4x4 (seeds/000 and /002).
+    /// 4x4 (docs/algorithms.md §000 and §002).
     Board4x4,
-    /// 4 rows by 6 columns (seeds/002).
+    /// 4 rows by 6 columns (docs/algorithms.md §002).
     Board4x6,
-    /// The 24-square "mini-mini" board of seeds/000: rows of 2, 4, 6, 6, 4, 2 cut from 6x6.
+    /// The 24-square "mini-mini" board of docs/algorithms.md §000: rows of 2, 4, 6, 6, 4, 2 cut from 6x6.
     Octagon,
 }
 

@@ -1,4 +1,4 @@
-//! Kalah's evaluation: the difference of the stores, as in seeds/001.
+//! Kalah's evaluation: the difference of the stores, as in docs/algorithms.md §001.
 
 use super::Evaluate;
 use crate::game::Game;

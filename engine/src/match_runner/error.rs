@@ -1,0 +1,123 @@
+//! Why a match cannot start or go on: the match runner's errors, one variant a cause.
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use crate::game::{GameError, GameId};
+
+/// What stops a match (a fault of an engine does not: it loses the game).
+#[derive(Debug, Error)]
+pub enum MatchError {
+    /// Fewer than two engines.
+    #[error("a match needs at least two engines")]
+    TooFewEngines,
+    /// Two engines with one name.
+    #[error("engine names must differ (give each a name=...)")]
+    DuplicateNames,
+    /// An NBoard engine in a game other than 8x8 Othello.
+    #[error("{engine}: NBoard engines play 8x8 Othello only")]
+    NboardGame {
+        /// The engine's name.
+        engine: String,
+    },
+    /// An NBoard engine with settings NBoard cannot pass on.
+    #[error(
+        "{engine}: an NBoard engine takes a depth only (no algorithm, nodes, movetime, options or clock)"
+    )]
+    NboardSettings {
+        /// The engine's name.
+        engine: String,
+    },
+    /// GGF records asked for another game than 8x8 Othello.
+    #[error("GGF records are for 8x8 Othello games")]
+    GgfGame,
+    /// A results file of games already played, without `--resume`.
+    #[error(
+        "{} already holds {games} games: add --resume to continue that match, or name another file",
+        path.display()
+    )]
+    ResultsExist {
+        /// The file.
+        path: PathBuf,
+        /// Its games.
+        games: usize,
+    },
+    /// A results file of another match.
+    #[error(
+        "{} records another match (game {index} differs): same engines, openings and seed are needed to resume",
+        path.display()
+    )]
+    OtherMatch {
+        /// The file.
+        path: PathBuf,
+        /// The first game that differs (0-based).
+        index: usize,
+    },
+    /// A file that cannot be opened, read or written.
+    #[error("cannot {action} {}: {source}", path.display())]
+    File {
+        /// `open`, `read` or `write`.
+        action: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A results file line that is not a record.
+    #[error("{} line {line}: {source}", path.display())]
+    Record {
+        /// The file.
+        path: PathBuf,
+        /// Its number, from 1.
+        line: usize,
+        /// Why.
+        source: serde_json::Error,
+    },
+    /// A played game that cannot be written as GGF.
+    #[error("game {index} cannot be written as GGF: {reason}")]
+    Ggf {
+        /// The game (0-based).
+        index: usize,
+        /// Why.
+        reason: String,
+    },
+    /// An opening that cannot be read.
+    #[error(transparent)]
+    Opening(#[from] OpeningError),
+}
+
+/// Why an opening (or an openings file) cannot be used.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum OpeningError {
+    /// The start is not a position of the game.
+    #[error("opening start: {0}")]
+    Start(GameError),
+    /// A move does not play.
+    #[error("move {number} of the opening: {source}")]
+    Move {
+        /// Its number, from 1.
+        number: usize,
+        /// Why.
+        source: GameError,
+    },
+    /// A line of an openings file.
+    #[error("line {line}: {source}")]
+    Line {
+        /// Its number, from 1.
+        line: usize,
+        /// Why.
+        source: Box<OpeningError>,
+    },
+    /// An openings file with none.
+    #[error("no openings in the file")]
+    Empty,
+    /// No unfinished position at that many plies.
+    #[error("{game} has no unfinished position {plies} plies from the start")]
+    NoneAfter {
+        /// The game.
+        game: GameId,
+        /// The plies.
+        plies: usize,
+    },
+}
