@@ -52,6 +52,19 @@ pub enum Purpose {
     Analysis,
 }
 
+/// What one MTD(f) pass left known about the value: it lies in `lower..=upper`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PassBounds {
+    /// The pass's number over the whole search, from 0 (the plot's x).
+    pub number: usize,
+    /// The iteration's depth.
+    pub depth: protocol::Depth,
+    /// The lower bound after the pass.
+    pub lower: i32,
+    /// The upper bound after the pass.
+    pub upper: i32,
+}
+
 /// A search in progress.
 #[derive(Clone, Debug)]
 pub struct Search {
@@ -63,8 +76,8 @@ pub struct Search {
     pub ply: usize,
     /// Iteration lines so far.
     pub iterations: Vec<Info>,
-    /// MTD(f) passes so far: (pass count over the search, lower, upper, depth).
-    pub passes: Vec<(f64, i32, i32, u32)>,
+    /// MTD(f) passes so far, in order.
+    pub passes: Vec<PassBounds>,
     /// When it started.
     pub started: Instant,
     /// The longest it should take, if it has a time limit.
@@ -140,6 +153,13 @@ fn builtin_address() -> Result<SocketAddr, String> {
 }
 
 impl EngineLink {
+    /// Abandons the running search if it has this purpose.
+    pub fn abandon_if(&mut self, purpose: Purpose) {
+        if self.search.as_ref().is_some_and(|s| s.purpose == purpose) {
+            self.abandon();
+        }
+    }
+
     /// True when a connection is open (ready or in its handshake).
     #[must_use]
     pub fn is_open(&self) -> bool {
@@ -350,14 +370,13 @@ impl EngineLink {
                 };
                 match info.pass {
                     Some(pass) => {
-                        let x = search.passes.len() as f64;
-                        let depth = match info.depth {
-                            Some(protocol::Depth::Plies(d)) => d,
-                            _ => 0,
+                        let bounds = PassBounds {
+                            number: search.passes.len(),
+                            depth: info.depth.unwrap_or(protocol::Depth::Plies(0)),
+                            lower: pass.interval.0,
+                            upper: pass.interval.1,
                         };
-                        search
-                            .passes
-                            .push((x, pass.interval.0, pass.interval.1, depth));
+                        search.passes.push(bounds);
                     }
                     None => search.iterations.push(info),
                 }

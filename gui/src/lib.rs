@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod board;
+pub mod control;
 pub mod engine_link;
 pub mod game;
 pub mod settings;

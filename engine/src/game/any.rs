@@ -161,6 +161,12 @@ impl AnyPosition {
         with_position!(self, p => p.final_score())
     }
 
+    /// No final score can exceed this in absolute value.
+    #[must_use]
+    pub fn max_score(&self) -> i32 {
+        with_position!(self, p => p.max_score())
+    }
+
     /// Empty squares, for games that count them.
     #[must_use]
     pub fn empties(&self) -> Option<u32> {

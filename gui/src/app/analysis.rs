@@ -1,0 +1,187 @@
+//! The analysis panel: the search shown (depth, score, nodes, PV), MTD(f)'s bounds pass
+//! by pass, the score over the game, and the move list.
+
+use eframe::egui;
+use egui_plot::{Line, Plot};
+use protocol::{Bound, Info, Proof};
+
+use super::App;
+use crate::engine_link::{EngineLink, PassBounds, Purpose};
+
+impl App {
+    pub(super) fn analysis_panel(&mut self, ui: &mut egui::Ui) {
+        ui.heading("Search");
+        let shown = self
+            .links
+            .iter()
+            .filter_map(EngineLink::shown_search)
+            .max_by_key(|s| s.started);
+        match shown.and_then(|s| s.iterations.last().map(|i| (s, i))) {
+            Some((search, info)) => {
+                egui::Grid::new("search").num_columns(2).show(ui, |ui| {
+                    let row = |ui: &mut egui::Ui, k: &str, v: String| {
+                        ui.label(k);
+                        ui.label(v);
+                        ui.end_row();
+                    };
+                    row(
+                        ui,
+                        "Depth",
+                        info.depth.map_or("-".into(), |d| d.to_string()),
+                    );
+                    row(ui, "Score", info.score.map_or("-".into(), score_text));
+                    row(
+                        ui,
+                        "Nodes",
+                        info.nodes.map_or("-".into(), |n| n.to_string()),
+                    );
+                    row(
+                        ui,
+                        "Nodes/s",
+                        info.nps.map_or("-".into(), |n| n.to_string()),
+                    );
+                    row(
+                        ui,
+                        "Table hits",
+                        info.tthits.map_or("-".into(), |n| n.to_string()),
+                    );
+                    row(
+                        ui,
+                        "For",
+                        match search.purpose {
+                            Purpose::Move => "the engine's move".into(),
+                            Purpose::Analysis => "analysis".into(),
+                        },
+                    );
+                });
+                ui.label(format!("PV: {}", info.pv.join(" ")));
+                let limit = self.game.start_position().max_score();
+                bounds_plot(ui, &search.passes, &search.iterations, limit);
+            }
+            None => {
+                ui.label("No search yet.");
+            }
+        }
+        ui.separator();
+        ui.heading("Score over the game");
+        let points: Vec<[f64; 2]> = self
+            .scores
+            .iter()
+            .map(|&(ply, score)| [ply as f64, f64::from(score)])
+            .collect();
+        Plot::new("scores")
+            .height(120.0)
+            .allow_scroll(false)
+            .show(ui, |plot| {
+                let name = format!("{} ahead", self.side_names()[0]);
+                plot.points(egui_plot::Points::new(name.clone(), points.clone()).radius(2.5));
+                plot.line(Line::new(name, points));
+            });
+        ui.separator();
+        ui.heading("Moves");
+        let mut jump = None;
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .selectable_label(self.game.cursor() == 0, "start")
+                .clicked()
+            {
+                jump = Some(0);
+            }
+            for (i, mv) in self.game.all_moves().iter().enumerate() {
+                let text = format!("{}. {mv}", i + 1);
+                if ui
+                    .selectable_label(self.game.cursor() == i + 1, text)
+                    .clicked()
+                {
+                    jump = Some(i + 1);
+                }
+            }
+        });
+        if let Some(n) = jump {
+            self.game.jump(n);
+        }
+    }
+}
+
+/// `+4`, `+4 (at least)`, `+12 (solved)`, `+2 (proven win)`.
+fn score_text(score: protocol::Score) -> String {
+    let bound = match score.bound {
+        Bound::Exact => "",
+        Bound::Lower => " (at least)",
+        Bound::Upper => " (at most)",
+    };
+    let proof = match (score.proof, score.value.signum()) {
+        (Proof::Heuristic, _) => "",
+        (Proof::Solved, _) => " (solved)",
+        (Proof::Wld, 1) => " (proven win)",
+        (Proof::Wld, -1) => " (proven loss)",
+        (Proof::Wld, _) => " (proven draw)",
+    };
+    format!("{:+}{bound}{proof}", score.value)
+}
+
+/// MTD(f)'s bounds pass by pass, and each iteration's score. A bound still open after a
+/// pass (at the edge of the game's score range, `limit`) is drawn as an arrow from the
+/// other bound in its direction, not as a point at the edge: plotted at the edge, it would
+/// crush the bounds closing in on the score into a line.
+fn bounds_plot(ui: &mut egui::Ui, passes: &[PassBounds], iterations: &[Info], limit: i32) {
+    let x = |p: &PassBounds| p.number as f64;
+    let closed = |v: i32| v.abs() < limit;
+    let lower: Vec<[f64; 2]> = passes
+        .iter()
+        .filter(|p| closed(p.lower))
+        .map(|p| [x(p), f64::from(p.lower)])
+        .collect();
+    let upper: Vec<[f64; 2]> = passes
+        .iter()
+        .filter(|p| closed(p.upper))
+        .map(|p| [x(p), f64::from(p.upper)])
+        .collect();
+    let scores: Vec<[f64; 2]> = iterations
+        .iter()
+        .filter_map(|i| {
+            let last_pass = passes.iter().rev().find(|p| Some(p.depth) == i.depth)?;
+            Some([x(last_pass), f64::from(i.score?.value)])
+        })
+        .collect();
+    // Arrows a tenth of the values shown long (at least one disc or seed).
+    let shown = lower.iter().chain(&upper).chain(&scores).map(|p| p[1]);
+    let (lo, hi) = shown.fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let length = if lo <= hi {
+        ((hi - lo) / 10.0).max(1.0)
+    } else {
+        1.0
+    };
+    let mut open_up = (Vec::new(), Vec::new());
+    let mut open_down = (Vec::new(), Vec::new());
+    for p in passes {
+        let (lower, upper) = (f64::from(p.lower), f64::from(p.upper));
+        if !closed(p.upper) && closed(p.lower) {
+            open_up.0.push([x(p), lower]);
+            open_up.1.push([x(p), lower + length]);
+        }
+        if !closed(p.lower) && closed(p.upper) {
+            open_down.0.push([x(p), upper]);
+            open_down.1.push([x(p), upper - length]);
+        }
+    }
+    ui.label("MTD(f) bounds, pass by pass (arrows: a bound still open)");
+    Plot::new("bounds")
+        .height(140.0)
+        .allow_scroll(false)
+        .show(ui, |plot| {
+            plot.line(Line::new("upper bound", upper));
+            plot.line(Line::new("lower bound", lower));
+            plot.arrows(egui_plot::Arrows::new(
+                "upper bound open",
+                open_up.0,
+                open_up.1,
+            ));
+            plot.arrows(egui_plot::Arrows::new(
+                "lower bound open",
+                open_down.0,
+                open_down.1,
+            ));
+            plot.points(egui_plot::Points::new("iteration score", scores).radius(3.0));
+        });
+}

@@ -1,0 +1,91 @@
+//! The board panel: whose move it is, the message, the board with legal moves, the last
+//! move, flips and the principal variation.
+
+use eframe::egui::{self, Color32, RichText};
+use engine::game::AnyPosition;
+
+use super::App;
+use crate::board::{self, Overlay};
+use crate::engine_link::EngineLink;
+use crate::settings::Controller;
+
+impl App {
+    pub(super) fn board_panel(&mut self, ui: &mut egui::Ui) {
+        let position = self.game.position();
+        let names = self.side_names();
+        let status = self.status_line(&position, names);
+        ui.label(RichText::new(status).strong());
+        if !self.message.is_empty() {
+            ui.label(RichText::new(self.message.clone()).color(Color32::from_rgb(230, 150, 60)));
+        }
+        let side = self.to_move();
+        let human = self.settings.players[side] == Controller::Human && !position.is_terminal();
+        let legal = position.legal_moves();
+        if human && legal == ["pass"] {
+            ui.label(format!("{} has no legal move.", names[side]));
+            if ui.button("Pass").clicked() {
+                self.play("pass");
+            }
+        }
+        // The PV of the search for this position, or the rest of the one whose first
+        // move was just played.
+        let cursor = self.game.cursor();
+        let last = self.game.last_move().map(str::to_string);
+        let pv = self
+            .links
+            .iter()
+            .filter_map(EngineLink::shown_search)
+            .find_map(|s| {
+                let pv = &s.iterations.last()?.pv;
+                if s.ply == cursor {
+                    Some(pv.clone())
+                } else if s.ply + 1 == cursor && pv.first() == last.as_ref() {
+                    Some(pv[1..].to_vec())
+                } else {
+                    None
+                }
+            })
+            .unwrap_or_default();
+        let overlay = Overlay {
+            legal: if human { legal } else { Vec::new() },
+            last_move: self.game.last_move().map(str::to_string),
+            flipped: self
+                .game
+                .previous()
+                .map(|before| board::flipped(&before, &position))
+                .unwrap_or_default(),
+            pv,
+        };
+        if let Some(mv) = board::show(ui, &position, &overlay) {
+            if !human {
+                self.message = format!("It is the engine's turn ({}).", names[side]);
+            } else if overlay.legal.contains(&mv) {
+                self.play(&mv);
+            } else {
+                self.message = format!("{mv} is not a legal move here.");
+            }
+        }
+    }
+
+    fn status_line(&self, position: &AnyPosition, names: [&str; 2]) -> String {
+        if position.is_terminal() {
+            let score = position.final_score();
+            let first = if self.to_move() == 0 { score } else { -score };
+            return match first.signum() {
+                1 => format!("Game over: {} wins by {first}.", names[0]),
+                -1 => format!("Game over: {} wins by {}.", names[1], -first),
+                _ => "Game over: a draw.".to_string(),
+            };
+        }
+        let side = self.to_move();
+        let who = match self.settings.players[side] {
+            Controller::Human => "your move",
+            Controller::Engine => "engine thinking",
+        };
+        format!(
+            "{} to move ({who}), move {}",
+            names[side],
+            self.game.cursor() + 1
+        )
+    }
+}

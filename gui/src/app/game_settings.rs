@@ -1,0 +1,166 @@
+//! The settings panel: board, start, players, engines, set-up and GGF files.
+
+use eframe::egui::{self, Color32, RichText};
+use engine::game::GameId;
+use engine::game::kalah::{MAX_PITS, MAX_SEEDS};
+use engine::game::othello::Geometry;
+use protocol::Algorithm;
+
+use super::App;
+use crate::engine_link::LinkStatus;
+use crate::game::GameRecord;
+use crate::settings::Controller;
+
+impl App {
+    pub(super) fn settings_panel(&mut self, ui: &mut egui::Ui) {
+        ui.heading("Game");
+        let before = (self.settings.game.clone(), self.settings.start.clone());
+        egui::ComboBox::from_label("Board")
+            .selected_text(board_label(&self.settings.game))
+            .show_ui(ui, |ui| {
+                for g in Geometry::ALL {
+                    ui.selectable_value(&mut self.settings.game, g.id().to_string(), g.id());
+                }
+                if !self.settings.game.starts_with("kalah") {
+                    ui.selectable_value(&mut self.settings.game, "kalah6x6".to_string(), "kalah");
+                }
+            });
+        if let Ok(GameId::Kalah(rules)) = self.settings.game.parse::<GameId>() {
+            let (mut pits, mut seeds) = (rules.pits, rules.seeds);
+            ui.horizontal(|ui| {
+                let l = ui.label("Pits");
+                ui.add(egui::DragValue::new(&mut pits).range(1..=MAX_PITS))
+                    .labelled_by(l.id);
+                let l = ui.label("Seeds");
+                ui.add(egui::DragValue::new(&mut seeds).range(1..=MAX_SEEDS))
+                    .labelled_by(l.id);
+            });
+            self.settings.game = format!("kalah{pits}x{seeds}");
+            self.settings.start = "startpos".into();
+        } else {
+            ui.horizontal(|ui| {
+                ui.radio_value(
+                    &mut self.settings.start,
+                    "startpos".into(),
+                    "Standard start",
+                );
+                ui.radio_value(
+                    &mut self.settings.start,
+                    "parallel".into(),
+                    "Parallel start",
+                );
+            });
+        }
+        if before != (self.settings.game.clone(), self.settings.start.clone()) {
+            self.new_game();
+        }
+        ui.separator();
+        ui.heading("Players");
+        let names = self.side_names();
+        for (name, player) in names.iter().zip(&mut self.settings.players) {
+            ui.horizontal(|ui| {
+                ui.label(*name);
+                ui.radio_value(player, Controller::Human, format!("{name} human"));
+                ui.radio_value(player, Controller::Engine, format!("{name} engine"));
+            });
+        }
+        ui.checkbox(&mut self.settings.analyse, "Analyse while humans play");
+        for (side, name) in names.iter().enumerate() {
+            ui.separator();
+            self.engine_settings(ui, side, name);
+        }
+        ui.separator();
+        ui.heading("Set up");
+        let l = ui.label("Position or game");
+        ui.add(egui::TextEdit::multiline(&mut self.setup_text).desired_rows(2))
+            .labelled_by(l.id);
+        if ui.button("Load position").clicked() {
+            match GameRecord::parse(self.game.game(), &self.setup_text) {
+                Ok(game) => self.load(game),
+                Err(e) => self.message = format!("Cannot set up: {e}"),
+            }
+        }
+        ui.separator();
+        let l = ui.label("GGF file");
+        ui.text_edit_singleline(&mut self.settings.ggf_path)
+            .labelled_by(l.id);
+        ui.horizontal(|ui| {
+            if ui.button("Open GGF").clicked() {
+                self.open_ggf();
+            }
+            if ui.button("Save GGF").clicked() {
+                self.save_ggf();
+            }
+        });
+    }
+
+    fn engine_settings(&mut self, ui: &mut egui::Ui, side: usize, name: &str) {
+        ui.heading(format!("{name}'s engine"));
+        let e = &mut self.settings.engines[side];
+        let l = ui.label(format!(
+            "{name} engine (builtin, a command, or tcp:host:port)"
+        ));
+        ui.text_edit_singleline(&mut e.endpoint).labelled_by(l.id);
+        egui::ComboBox::from_label(format!("{name} algorithm"))
+            .selected_text(e.algorithm.clone())
+            .show_ui(ui, |ui| {
+                for a in Algorithm::ALL {
+                    ui.selectable_value(&mut e.algorithm, a.name().to_string(), a.name());
+                }
+            });
+        ui.horizontal(|ui| {
+            let l = ui.label(format!("{name} depth (0: engine decides)"));
+            ui.add(egui::DragValue::new(&mut e.depth).range(0..=60))
+                .labelled_by(l.id);
+        });
+        ui.horizontal(|ui| {
+            let l = ui.label(format!("{name} ms per move (0: none)"));
+            ui.add(
+                egui::DragValue::new(&mut e.movetime_ms)
+                    .range(0..=600_000)
+                    .speed(50),
+            )
+            .labelled_by(l.id);
+        });
+        ui.horizontal(|ui| {
+            let l = ui.label(format!("{name} table MiB"));
+            ui.add(egui::DragValue::new(&mut e.hash_mib).range(1..=4096))
+                .labelled_by(l.id);
+        });
+        let link = &self.links[side];
+        let (text, colour) = match &link.status {
+            LinkStatus::Off => ("not started".to_string(), ui.visuals().weak_text_color()),
+            LinkStatus::Connecting => ("starting...".to_string(), ui.visuals().text_color()),
+            LinkStatus::Ready(engine) => {
+                (format!("ready: {engine}"), Color32::from_rgb(60, 160, 80))
+            }
+            LinkStatus::Failed(why) => (
+                format!("{name}'s engine stopped: {why}"),
+                Color32::from_rgb(220, 70, 60),
+            ),
+        };
+        ui.label(RichText::new(text).color(colour));
+        if link.seems_hung() {
+            ui.label(
+                RichText::new(format!("{name}'s engine is not answering."))
+                    .color(Color32::from_rgb(220, 140, 40)),
+            );
+        }
+        let label = if matches!(link.status, LinkStatus::Failed(_)) || link.seems_hung() {
+            format!("Restart {name}'s engine")
+        } else {
+            format!("Apply to {name}'s engine")
+        };
+        if ui.button(label).clicked() {
+            self.restart_engine(side);
+        }
+    }
+}
+
+fn board_label(game: &str) -> String {
+    if game.starts_with("kalah") {
+        "kalah".into()
+    } else {
+        game.to_string()
+    }
+}

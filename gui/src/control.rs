@@ -1,0 +1,370 @@
+//! The game under the user's control, with no drawing: the settings, the game record,
+//! one engine link per side, moves from clicks and from engines, undo, and GGF files. The
+//! panels in `app/` show it and call it; tests drive it without a window.
+
+use std::sync::Arc;
+
+use engine::game::othello::Geometry;
+use engine::game::{GameId, Side};
+use protocol::{Go, Info};
+
+use crate::engine_link::{EngineLink, LinkEvent, LinkStatus, Purpose};
+use crate::game::{GameRecord, RecordError};
+use crate::settings::{Controller, Settings};
+
+/// The game, its players and their engines.
+pub struct GameControl {
+    /// What the user chose (persisted).
+    pub settings: Settings,
+    pub(crate) game: GameRecord,
+    pub(crate) links: [EngineLink; 2],
+    /// The last thing worth telling the user (refusals, passes, errors).
+    pub(crate) message: String,
+    /// Scores from the first player's view, by ply (from the engines' searches).
+    pub(crate) scores: Vec<(usize, i32)>,
+    repaint: Arc<dyn Fn() + Send + Sync>,
+}
+
+impl GameControl {
+    /// A game with these settings; `repaint` wakes the UI when an engine sends a line.
+    #[must_use]
+    pub fn new(settings: Settings, repaint: Arc<dyn Fn() + Send + Sync>) -> GameControl {
+        let game = new_game(&settings).unwrap_or_else(|_| {
+            GameRecord::new(GameId::Othello(Geometry::Board8x8), "startpos")
+                .expect("the standard start exists")
+        });
+        GameControl {
+            settings,
+            game,
+            links: [EngineLink::default(), EngineLink::default()],
+            message: String::new(),
+            scores: Vec::new(),
+            repaint,
+        }
+    }
+
+    /// The game on the board.
+    #[must_use]
+    pub fn game(&self) -> &GameRecord {
+        &self.game
+    }
+
+    /// The status message.
+    #[must_use]
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The link of a side (0: first player).
+    #[must_use]
+    pub fn link(&self, side: usize) -> &EngineLink {
+        &self.links[side]
+    }
+
+    pub(crate) fn side_names(&self) -> [&'static str; 2] {
+        match self.game.game() {
+            GameId::Othello(_) => ["Black", "White"],
+            GameId::Kalah(_) => ["South", "North"],
+        }
+    }
+
+    pub(crate) fn to_move(&self) -> usize {
+        usize::from(self.game.position().side_to_move() == Side::Second)
+    }
+
+    /// Starts a new game with the current settings.
+    pub fn new_game(&mut self) {
+        match new_game(&self.settings) {
+            Ok(game) => self.replace_game(game),
+            Err(e) => self.message = e.to_string(),
+        }
+    }
+
+    pub(crate) fn replace_game(&mut self, game: GameRecord) {
+        for link in &mut self.links {
+            link.abandon();
+            if link.is_open() {
+                link.send(&protocol::Command::NewGame);
+            }
+        }
+        self.game = game;
+        self.scores.clear();
+        self.message.clear();
+    }
+
+    /// Plays a move for the side to move (a human's click or an engine's answer).
+    pub(crate) fn play(&mut self, mv: &str) {
+        let names = self.side_names();
+        let mover = names[self.to_move()];
+        match self.game.play(mv) {
+            Ok(()) => {
+                self.message = if mv == "pass" {
+                    format!("{mover} has no move and passes.")
+                } else {
+                    String::new()
+                };
+                self.scores.retain(|(ply, _)| *ply < self.game.cursor());
+            }
+            Err(e) => self.message = format!("{mv} is not a legal move: {e}"),
+        }
+    }
+
+    /// Reads engine output and starts the searches the game needs. Called every frame.
+    pub fn tick(&mut self) {
+        for side in 0..2 {
+            for event in self.links[side].poll() {
+                self.on_event(side, event);
+            }
+        }
+        let position = self.game.position();
+        let ply = self.game.cursor();
+        // A search for a position no longer on the board is dropped.
+        for link in &mut self.links {
+            if link.search.as_ref().is_some_and(|s| s.ply != ply) {
+                link.abandon();
+            }
+        }
+        if position.is_terminal() {
+            for link in &mut self.links {
+                link.abandon();
+            }
+            return;
+        }
+        let side = self.to_move();
+        if self.settings.players[side] == Controller::Engine {
+            self.links[1 - side].abandon_if(Purpose::Analysis);
+            let engine = self.settings.engines[side].clone();
+            self.ensure_started(side);
+            let waiting = self.waiting_for_other(side);
+            let link = &mut self.links[side];
+            if link.is_open() && link.search.is_none() && !waiting {
+                link.search(&self.game, engine.go(), Purpose::Move);
+            }
+        } else if self.settings.analyse {
+            let engine = self.settings.engines[0].clone();
+            self.ensure_started(0);
+            let link = &mut self.links[0];
+            if link.is_open() && link.search.is_none() {
+                let go = Go {
+                    algorithm: engine.go().algorithm,
+                    infinite: true,
+                    ..Go::default()
+                };
+                link.search(&self.game, go, Purpose::Analysis);
+            }
+        } else {
+            for link in &mut self.links {
+                link.abandon_if(Purpose::Analysis);
+            }
+        }
+    }
+
+    /// True while the other side's engine still owes a move for this ply (never twice).
+    fn waiting_for_other(&self, side: usize) -> bool {
+        self.links[1 - side]
+            .search
+            .as_ref()
+            .is_some_and(|s| s.purpose == Purpose::Move)
+    }
+
+    fn ensure_started(&mut self, side: usize) {
+        if self.links[side].status == LinkStatus::Off {
+            self.restart_engine(side);
+        }
+    }
+
+    fn on_event(&mut self, side: usize, event: LinkEvent) {
+        match event {
+            LinkEvent::BestMove { purpose, ply, mv } => {
+                if let Some(score) = self.links[side].last_search.as_ref().and_then(final_score) {
+                    let first_view = if self.to_move() == 0 { score } else { -score };
+                    self.scores.retain(|(p, _)| *p != ply);
+                    self.scores.push((ply, first_view));
+                    self.scores.sort_unstable();
+                }
+                let ours = purpose == Purpose::Move
+                    && ply == self.game.cursor()
+                    && self.settings.players[self.to_move()] == Controller::Engine
+                    && self.to_move() == side;
+                if !ours {
+                    return;
+                }
+                match mv {
+                    Some(mv) => {
+                        if self.game.position().play_text(&mv).is_err() {
+                            self.message = format!(
+                                "The engine of {} played an illegal move ({mv}); it is now played by hand.",
+                                self.side_names()[side]
+                            );
+                            self.settings.players[side] = Controller::Human;
+                        } else {
+                            self.play(&mv);
+                        }
+                    }
+                    None => {
+                        self.message = "The engine says the game is over, but it is not.".into();
+                        self.settings.players[side] = Controller::Human;
+                    }
+                }
+            }
+            LinkEvent::Refused(reason) => {
+                self.message = format!("The engine refused a command: {reason}");
+            }
+        }
+    }
+
+    /// Takes back one move; against an engine, back to the human's last turn.
+    pub fn undo(&mut self) {
+        self.game.undo();
+        let humans = self.settings.players.contains(&Controller::Human);
+        while humans
+            && self.settings.players[self.to_move()] == Controller::Engine
+            && self.game.undo()
+        {}
+    }
+
+    pub(crate) fn load(&mut self, game: GameRecord) {
+        self.settings.game = game.game().to_string();
+        self.replace_game(game);
+    }
+
+    /// Opens the first game of the GGF file.
+    pub fn open_ggf(&mut self) {
+        let path = self.settings.ggf_path.clone();
+        let game = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {path}: {e}"))
+            .and_then(|text| engine::ggf::parse_games(&text).map_err(|e| format!("{path}: {e}")))
+            .and_then(|games| GameRecord::from_ggf(&games[0]).map_err(|e| e.to_string()));
+        match game {
+            Ok(game) => {
+                self.load(game);
+                self.message = format!("Opened {path}.");
+            }
+            Err(e) => self.message = format!("Cannot open the game: {e}"),
+        }
+    }
+
+    /// Writes the game on the board to the GGF file (replacing it).
+    pub fn save_ggf(&mut self) {
+        let path = self.settings.ggf_path.clone();
+        let [black, white] = [0, 1].map(|side| match self.settings.players[side] {
+            Controller::Human => "human".to_string(),
+            Controller::Engine => match &self.links[side].status {
+                LinkStatus::Ready(name) => name.clone(),
+                _ => "engine".to_string(),
+            },
+        });
+        let saved = self
+            .game
+            .to_ggf(&black, &white)
+            .map_err(|e| e.to_string())
+            .and_then(|ggf| std::fs::write(&path, format!("{ggf}\n")).map_err(|e| e.to_string()));
+        self.message = match saved {
+            Ok(()) => format!("Saved the game to {path}."),
+            Err(e) => format!("Cannot save the game: {e}"),
+        };
+    }
+
+    /// Redoes one undone move.
+    pub fn redo(&mut self) {
+        self.game.redo();
+    }
+
+    /// True while an engine searches for its move.
+    #[must_use]
+    pub fn engine_thinking(&self) -> bool {
+        self.links.iter().any(|l| {
+            l.search
+                .as_ref()
+                .is_some_and(|s| s.purpose == Purpose::Move)
+        })
+    }
+
+    /// Tells the engines searching for a move to play now.
+    pub fn move_now(&mut self) {
+        for link in &mut self.links {
+            link.move_now();
+        }
+    }
+
+    /// (Re)starts a side's engine with its current settings.
+    pub fn restart_engine(&mut self, side: usize) {
+        let engine = self.settings.engines[side].clone();
+        let repaint = Arc::clone(&self.repaint);
+        self.links[side].start(&engine.endpoint, &engine.options(), repaint);
+    }
+}
+
+fn new_game(settings: &Settings) -> Result<GameRecord, RecordError> {
+    let id: GameId = settings.game.parse()?;
+    GameRecord::new(id, &settings.start)
+}
+
+fn final_score(search: &crate::engine_link::Search) -> Option<i32> {
+    search
+        .iterations
+        .last()
+        .and_then(|i: &Info| i.score)
+        .map(|s| s.value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn humans(game: &str) -> GameControl {
+        let settings = Settings {
+            game: game.into(),
+            players: [Controller::Human, Controller::Human],
+            ..Settings::default()
+        };
+        GameControl::new(settings, Arc::new(|| {}))
+    }
+
+    #[test]
+    fn moves_undo_and_refusals_without_a_window() {
+        let mut control = humans("othello8x8");
+        control.play("f5");
+        control.play("d6");
+        assert_eq!(control.game().moves(), ["f5", "d6"]);
+        control.play("a1");
+        assert!(control.message().contains("a1 is not a legal move"));
+        control.undo();
+        assert_eq!(control.game().cursor(), 1);
+        control.redo();
+        assert_eq!(control.game().cursor(), 2);
+        // Humans on both sides: no engine was started.
+        control.tick();
+        assert_eq!(control.link(0).status, LinkStatus::Off);
+    }
+
+    #[test]
+    fn games_go_to_ggf_and_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut control = humans("othello8x8");
+        control.settings.ggf_path = dir.path().join("game.ggf").display().to_string();
+        control.play("f5");
+        control.play("d6");
+        control.save_ggf();
+        assert!(
+            control.message().starts_with("Saved"),
+            "{}",
+            control.message()
+        );
+        control.new_game();
+        assert!(control.game().moves().is_empty());
+        control.open_ggf();
+        assert_eq!(control.game().moves(), ["f5", "d6"]);
+        // Kalah has no GGF: a clear refusal, the game kept.
+        let mut kalah = humans("kalah4x3");
+        kalah.settings.ggf_path = control.settings.ggf_path.clone();
+        kalah.play("1");
+        kalah.save_ggf();
+        assert!(
+            kalah.message().contains("8x8 Othello"),
+            "{}",
+            kalah.message()
+        );
+        assert_eq!(kalah.game().moves(), ["1"]);
+    }
+}
