@@ -224,7 +224,7 @@ impl GameControl {
     }
 
     pub(crate) fn load(&mut self, game: GameRecord) {
-        self.settings.game = game.game().to_string();
+        self.settings.game = game.game();
         self.replace_game(game);
     }
 
@@ -296,8 +296,7 @@ impl GameControl {
 }
 
 fn new_game(settings: &Settings) -> Result<GameRecord, RecordError> {
-    let id: GameId = settings.game.parse()?;
-    GameRecord::new(id, &settings.start)
+    GameRecord::new(settings.game, &settings.start)
 }
 
 fn final_score(search: &crate::engine_link::Search) -> Option<i32> {
@@ -314,7 +313,7 @@ mod tests {
 
     fn humans(game: &str) -> GameControl {
         let settings = Settings {
-            game: game.into(),
+            game: game.parse().unwrap(),
             players: [Controller::Human, Controller::Human],
             ..Settings::default()
         };

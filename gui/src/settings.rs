@@ -1,5 +1,7 @@
 //! What the user chose, kept between runs.
 
+use engine::game::GameId;
+use engine::game::othello::Geometry;
 use protocol::{Algorithm, Go};
 use serde::{Deserialize, Serialize};
 
@@ -19,8 +21,9 @@ pub enum Controller {
 pub struct EngineSettings {
     /// `builtin`, a command line, or `tcp:host:port`.
     pub endpoint: String,
-    /// Algorithm name.
-    pub algorithm: String,
+    /// The search algorithm.
+    #[serde(with = "as_text")]
+    pub algorithm: Algorithm,
     /// Depth per move (0: the engine decides).
     pub depth: u32,
     /// Time per move in ms (0: none).
@@ -33,7 +36,7 @@ impl Default for EngineSettings {
     fn default() -> Self {
         EngineSettings {
             endpoint: BUILTIN.into(),
-            algorithm: "mtdf".into(),
+            algorithm: Algorithm::Mtdf,
             depth: 0,
             movetime_ms: 1000,
             hash_mib: 64,
@@ -46,7 +49,7 @@ impl EngineSettings {
     #[must_use]
     pub fn go(&self) -> Go {
         Go {
-            algorithm: self.algorithm.parse::<Algorithm>().ok(),
+            algorithm: Some(self.algorithm),
             depth: (self.depth > 0).then_some(self.depth),
             movetime: (self.movetime_ms > 0).then_some(self.movetime_ms),
             ..Go::default()
@@ -67,8 +70,9 @@ impl EngineSettings {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
-    /// Game id.
-    pub game: String,
+    /// The game.
+    #[serde(with = "as_text")]
+    pub game: GameId,
     /// `startpos` or `parallel`.
     pub start: String,
     /// Who plays first and second.
@@ -86,7 +90,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            game: "othello8x8".into(),
+            game: GameId::Othello(Geometry::Board8x8),
             start: "startpos".into(),
             players: [Controller::Human, Controller::Engine],
             engines: [EngineSettings::default(), EngineSettings::default()],
@@ -94,5 +98,26 @@ impl Default for Settings {
             console: false,
             ggf_path: "game.ggf".into(),
         }
+    }
+}
+
+/// Game ids and algorithms are stored by name, as the protocol writes them.
+mod as_text {
+    use std::fmt::Display;
+    use std::str::FromStr;
+
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<T: Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(value)
+    }
+
+    pub(super) fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
+    where
+        T: FromStr<Err: Display>,
+        D: Deserializer<'de>,
+    {
+        String::deserialize(d)?.parse().map_err(D::Error::custom)
     }
 }

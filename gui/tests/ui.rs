@@ -19,7 +19,7 @@ fn harness(settings: Settings) -> Harness<'static, App> {
 
 fn settings(game: &str, players: [Controller; 2]) -> Settings {
     let mut s = Settings {
-        game: game.into(),
+        game: game.parse().unwrap(),
         players,
         ..Settings::default()
     };

@@ -2,7 +2,7 @@
 
 use eframe::egui::{self, Color32, RichText};
 use engine::game::GameId;
-use engine::game::kalah::{MAX_PITS, MAX_SEEDS};
+use engine::game::kalah::{KalahRules, MAX_PITS, MAX_SEEDS};
 use engine::game::othello::Geometry;
 use protocol::Algorithm;
 
@@ -14,18 +14,19 @@ use crate::settings::Controller;
 impl App {
     pub(super) fn settings_panel(&mut self, ui: &mut egui::Ui) {
         ui.heading("Game");
-        let before = (self.settings.game.clone(), self.settings.start.clone());
+        let before = (self.settings.game, self.settings.start.clone());
         egui::ComboBox::from_label("Board")
-            .selected_text(board_label(&self.settings.game))
+            .selected_text(board_label(self.settings.game))
             .show_ui(ui, |ui| {
                 for g in Geometry::ALL {
-                    ui.selectable_value(&mut self.settings.game, g.id().to_string(), g.id());
+                    ui.selectable_value(&mut self.settings.game, GameId::Othello(g), g.id());
                 }
-                if !self.settings.game.starts_with("kalah") {
-                    ui.selectable_value(&mut self.settings.game, "kalah6x6".to_string(), "kalah");
+                if let (GameId::Othello(_), Ok(kalah)) = (self.settings.game, KalahRules::new(6, 6))
+                {
+                    ui.selectable_value(&mut self.settings.game, GameId::Kalah(kalah), "kalah");
                 }
             });
-        if let Ok(GameId::Kalah(rules)) = self.settings.game.parse::<GameId>() {
+        if let GameId::Kalah(rules) = self.settings.game {
             let (mut pits, mut seeds) = (rules.pits, rules.seeds);
             ui.horizontal(|ui| {
                 let l = ui.label("Pits");
@@ -35,7 +36,12 @@ impl App {
                 ui.add(egui::DragValue::new(&mut seeds).range(1..=MAX_SEEDS))
                     .labelled_by(l.id);
             });
-            self.settings.game = format!("kalah{pits}x{seeds}");
+            // Sizes within the drag ranges; the rule variant is kept.
+            self.settings.game = GameId::Kalah(KalahRules {
+                pits,
+                seeds,
+                ..rules
+            });
             self.settings.start = "startpos".into();
         } else {
             ui.horizontal(|ui| {
@@ -51,7 +57,7 @@ impl App {
                 );
             });
         }
-        if before != (self.settings.game.clone(), self.settings.start.clone()) {
+        if before != (self.settings.game, self.settings.start.clone()) {
             self.new_game();
         }
         ui.separator();
@@ -102,10 +108,10 @@ impl App {
         ));
         ui.text_edit_singleline(&mut e.endpoint).labelled_by(l.id);
         egui::ComboBox::from_label(format!("{name} algorithm"))
-            .selected_text(e.algorithm.clone())
+            .selected_text(e.algorithm.name())
             .show_ui(ui, |ui| {
                 for a in Algorithm::ALL {
-                    ui.selectable_value(&mut e.algorithm, a.name().to_string(), a.name());
+                    ui.selectable_value(&mut e.algorithm, a, a.name());
                 }
             });
         ui.horizontal(|ui| {
@@ -157,10 +163,10 @@ impl App {
     }
 }
 
-fn board_label(game: &str) -> String {
-    if game.starts_with("kalah") {
-        "kalah".into()
-    } else {
-        game.to_string()
+/// The board's name in the list (every Kalah size is "kalah", sized below it).
+fn board_label(game: GameId) -> &'static str {
+    match game {
+        GameId::Othello(g) => g.id(),
+        GameId::Kalah(_) => "kalah",
     }
 }
