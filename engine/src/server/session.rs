@@ -86,8 +86,8 @@ impl Session {
         self.worker.finished() < self.started
     }
 
-    /// Resolves once no search has run for `after`: the session is idle that long. A
-    /// search started meanwhile does not reset it; the reader makes a new one per line.
+    /// Resolves once the session's search (if any) has ended and `after` more has passed.
+    /// The reader makes a new one after every line, so any line resets it.
     pub(crate) fn idle(&self, after: Duration) -> impl Future<Output = ()> + use<> {
         let mut progress = self.worker.progress();
         let started = self.started;
