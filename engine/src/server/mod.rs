@@ -71,7 +71,7 @@ pub(crate) struct Shared {
     pool: Arc<TablePool>,
 }
 
-/// How long a session's last output may take to reach a client that stopped reading.
+/// How long a TCP session's last output may take to reach a client that stopped reading.
 const LAST_WRITE: Duration = Duration::from_secs(10);
 
 /// Serves one session on stdin/stdout until `quit` or the end of input (a search still
@@ -86,7 +86,6 @@ pub fn serve_stdio(config: ServerConfig, first: Vec<u8>) -> anyhow::Result<()> {
         .build()
         .context("cannot start the async runtime")?;
     let shared = shared(config);
-    // A frontend on stdin owns the engine process: it is never idle for too long.
     runtime.block_on(run_session(
         std::io::Cursor::new(first).chain(tokio::io::stdin()),
         tokio::io::stdout(),
@@ -231,9 +230,13 @@ async fn run_session<R, W>(
     let config = &shared.config;
     let (out, queue) = output::channel(config.max_output_bytes);
     let mut writer = tokio::spawn(queue.write_to(writer));
-    let idle_timeout = match connection {
-        Connection::Tcp { .. } => config.idle_timeout,
-        Connection::Stdio => None,
+    let tcp = matches!(connection, Connection::Tcp { .. });
+    // A frontend on stdin owns the engine process: it is never idle too long, and its
+    // output is written to the end however slowly it reads.
+    let (idle_timeout, last_write) = if tcp {
+        (config.idle_timeout, Some(LAST_WRITE))
+    } else {
+        (None, None)
     };
     let max_line = config.max_line_bytes;
     match Session::new(out.clone(), &shared) {
@@ -282,7 +285,12 @@ async fn run_session<R, W>(
     drop(out);
     // The writer ends once every queued line is written; a client that does not read
     // gets no more time.
-    if overflowed || tokio::time::timeout(LAST_WRITE, &mut writer).await.is_err() {
+    let written = match last_write {
+        _ if overflowed => false,
+        Some(limit) => tokio::time::timeout(limit, &mut writer).await.is_ok(),
+        None => (&mut writer).await.is_ok(),
+    };
+    if !written {
         writer.abort();
     }
 }
