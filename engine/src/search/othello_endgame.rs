@@ -66,8 +66,10 @@ impl Solver<'_> {
     fn solve(&mut self, me: u64, opp: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
         self.stats.nodes += 1;
         let empty = self.mask & !(me | opp);
-        if empty.count_ones() == 1 {
-            return self.last_square(me, opp, empty);
+        match empty.count_ones() {
+            1 => return self.last_square(me, opp, empty),
+            2 => return self.two_squares(me, opp, alpha, beta, passed, empty),
+            _ => {}
         }
         if empty.count_ones() >= STABILITY_EMPTIES && alpha >= STABILITY_ALPHA {
             // The opponent keeps its stable discs: we cannot score more than this.
@@ -133,6 +135,46 @@ impl Solver<'_> {
             return final_score(me, opp, empty.count_ones() as i32);
         }
         -self.solve(opp, me, -beta, -alpha, true)
+    }
+
+    /// Two empty squares left, searched exactly as the general case would (both quadrants
+    /// hold one empty each or one holds both, so parity tries the lower square first),
+    /// counting the same nodes, without its move ordering's bookkeeping.
+    fn two_squares(
+        &mut self,
+        me: u64,
+        opp: u64,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+        empty: u64,
+    ) -> i32 {
+        let mut best = -INFINITY;
+        for sq in squares(empty) {
+            let flipped = flips(sq, me, opp);
+            if flipped == 0 {
+                continue;
+            }
+            // The child is a node with one empty square.
+            self.stats.nodes += 1;
+            let placed = 1 << sq;
+            let v = -self.last_square(opp & !flipped, me | flipped | placed, empty & !placed);
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return v;
+                }
+            }
+        }
+        if best > -INFINITY {
+            return best;
+        }
+        if passed {
+            self.stats.leaf_evals += 1;
+            return final_score(me, opp, 2);
+        }
+        self.stats.nodes += 1;
+        -self.two_squares(opp, me, -beta, -alpha, true, empty)
     }
 
     /// One empty square left: whoever can play there does, then the game is over.
