@@ -16,7 +16,7 @@ use crate::game::othello::{Geometry, Othello};
 /// One test position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SuitePosition {
-    /// The id (line number for OBF lines).
+    /// The id (for OBF lines, the position's number in the file, from 1).
     pub id: String,
     /// The position.
     pub position: Othello,
@@ -52,7 +52,7 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuitePosition>, SuiteError> {
             reason,
         };
         let parsed = if line.contains(';') || line.split_whitespace().count() == 2 {
-            parse_obf(line, index + 1)
+            parse_obf(line, out.len() + 1)
         } else {
             parse_plain(line)
         };
@@ -145,6 +145,9 @@ mod tests {
         let suite = parse_suite(line).unwrap();
         assert_eq!(suite[0].score, Some(-12));
         assert_eq!(suite[0].best_moves, ["g3", "c7"]);
+        // Numbered by position, not by line.
+        let two = parse_suite(&format!("% a comment\n{line}\n\n{line}")).unwrap();
+        assert_eq!((two[0].id.as_str(), two[1].id.as_str()), ("1", "2"));
     }
 
     #[test]

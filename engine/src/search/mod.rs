@@ -109,7 +109,8 @@ pub struct Thresholds {
     pub wld_empties: u32,
     /// Solve exactly at or below this many empties.
     pub exact_empties: u32,
-    /// Hand over to the game's specialised solver at or below this many empties (0: never).
+    /// Hand over to the game's specialised solver at or below this many empties (0: never),
+    /// when the search reaches the end of the game from there.
     pub small_solver_empties: u32,
 }
 
@@ -119,7 +120,7 @@ impl Default for Thresholds {
             mid_depth: 10,
             wld_empties: 20,
             exact_empties: 18,
-            small_solver_empties: 8,
+            small_solver_empties: 64,
         }
     }
 }
@@ -250,18 +251,31 @@ pub trait Searchable: Evaluate {
 
     /// The exact value, fail-soft in `(alpha, beta)`, when a specialised solver applies:
     /// the search reaches the end from here within `depth` and the position is small
-    /// enough for `thresholds`.
-    fn solve_small(
+    /// enough for `thresholds`. The solver shares the search's table, counters and limits
+    /// through `ctx`; when it sets `ctx.stopped`, its value means nothing.
+    fn solve_endgame(
         &self,
         depth: i32,
         alpha: i32,
         beta: i32,
         thresholds: &Thresholds,
-        stats: &mut SearchStats,
+        ctx: &mut SolverContext<'_>,
     ) -> Option<i32> {
-        let _ = (depth, alpha, beta, thresholds, stats);
+        let _ = (depth, alpha, beta, thresholds, ctx);
         None
     }
+}
+
+/// What a search lends a game's endgame solver.
+pub struct SolverContext<'a> {
+    /// The table, when the search uses one.
+    pub(crate) tt: Option<&'a mut TranspositionTable>,
+    /// The search's counters.
+    pub(crate) stats: &'a mut SearchStats,
+    /// The search's limits.
+    pub(crate) clock: &'a mut limits::Clock,
+    /// Set once a limit is hit: the solver unwinds at once.
+    pub(crate) stopped: &'a mut bool,
 }
 
 #[cfg(test)]

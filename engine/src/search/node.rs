@@ -2,8 +2,8 @@
 //! (fail-hard, fail-soft, NegaScout probes), each optionally over the table.
 
 use super::limits::Clock;
-use super::tt::{Store, TranspositionTable};
-use super::{Algorithm, INFINITY, SearchParams, SearchStats, Searchable};
+use super::tt::{Store, TranspositionTable, bounds_of};
+use super::{Algorithm, INFINITY, SearchParams, SearchStats, Searchable, SolverContext};
 use crate::game::{Game, MoveList};
 
 /// Remaining depth from which children's table entries are checked before searching.
@@ -57,6 +57,19 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             self.stopped = true;
         }
         self.stopped
+    }
+
+    /// The game's specialised solver's value, if it applies here (see
+    /// [`Searchable::solve_endgame`]).
+    #[inline]
+    fn solve_endgame(&mut self, position: &G, depth: i32, alpha: i32, beta: i32) -> Option<i32> {
+        let mut ctx = SolverContext {
+            tt: self.params.use_tt.then_some(&mut *self.tt),
+            stats: &mut self.stats,
+            clock: &mut self.clock,
+            stopped: &mut self.stopped,
+        };
+        position.solve_endgame(depth, alpha, beta, &self.params.thresholds, &mut ctx)
     }
 
     /// A result as this algorithm returns it: as is when fail-soft, else clamped to the window.
@@ -134,10 +147,12 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         if depth <= 0 {
             return self.leaf(position);
         }
-        if let Some(v) =
-            position.solve_small(depth, alpha, beta, &self.params.thresholds, &mut self.stats)
-        {
-            return self.bounded(v, alpha, beta);
+        if let Some(v) = self.solve_endgame(position, depth, alpha, beta) {
+            return if self.stopped {
+                0
+            } else {
+                self.bounded(v, alpha, beta)
+            };
         }
         let heuristic_before = self.stats.heuristic_leaves;
         let (mut lo, mut hi) = (alpha, beta);
@@ -191,13 +206,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             }
         }
         if self.params.use_tt {
-            let (lower, upper) = if best <= lo {
-                (-INFINITY, best)
-            } else if best >= hi {
-                (best, INFINITY)
-            } else {
-                (best, best)
-            };
+            let (lower, upper) = bounds_of(best, lo, hi);
             self.tt.store(&Store {
                 key,
                 depth,
@@ -248,14 +257,8 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         if depth <= 0 {
             return self.leaf(position);
         }
-        if let Some(v) = position.solve_small(
-            depth,
-            -INFINITY,
-            INFINITY,
-            &self.params.thresholds,
-            &mut self.stats,
-        ) {
-            return v;
+        if let Some(v) = self.solve_endgame(position, depth, -INFINITY, INFINITY) {
+            return if self.stopped { 0 } else { v };
         }
         let heuristic_before = self.stats.heuristic_leaves;
         let key = position.hash_key();

@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use super::{SearchStats, Searchable, Thresholds, othello_endgame};
+use super::{Searchable, SolverContext, Thresholds, othello_endgame};
 use crate::game::othello::geometry::{Shift, neighbours, squares};
 use crate::game::othello::{Geometry, Othello, OthelloMove};
 use arrayvec::ArrayVec;
@@ -122,18 +122,18 @@ impl Searchable for Othello {
         moves.extend(keyed.into_iter().map(|(_, mv)| mv));
     }
 
-    fn solve_small(
+    fn solve_endgame(
         &self,
         depth: i32,
         alpha: i32,
         beta: i32,
         thresholds: &Thresholds,
-        stats: &mut SearchStats,
+        ctx: &mut SolverContext<'_>,
     ) -> Option<i32> {
         let empties = self.empty().count_ones();
         // Passes count as plies, so only 2 * empties plies surely reach the end.
         (empties <= thresholds.small_solver_empties && depth >= 2 * empties as i32)
-            .then(|| othello_endgame::solve(self, alpha, beta, stats))
+            .then(|| othello_endgame::solve_in(self, alpha, beta, ctx))
     }
 }
 

@@ -3,7 +3,7 @@
 //! window ends the search at once. Also MTD(f)'s passes and the principal variation.
 
 use super::node::{Searcher, child_depth};
-use super::tt::Store;
+use super::tt::{Store, bounds_of};
 use super::{Algorithm, INFINITY, MtdfPass, Searchable};
 
 /// What one root search established.
@@ -68,11 +68,7 @@ impl<G: Searchable> Searcher<'_, G> {
         }
         moves[..=best_index].rotate_right(1);
         if self.params.use_tt && !self.stopped {
-            let (lower, upper) = match best.value {
-                v if v <= alpha => (-INFINITY, v),
-                v if v >= beta => (v, INFINITY),
-                v => (v, v),
-            };
+            let (lower, upper) = bounds_of(best.value, alpha, beta);
             self.tt.store(&Store {
                 key: position.hash_key(),
                 depth,

@@ -73,7 +73,7 @@ impl EngineOptions {
             "MidDepth" => spin(t.mid_depth, 1, 60),
             "WldEmpties" => spin(t.wld_empties, 0, 64),
             "ExactEmpties" => spin(t.exact_empties, 0, 64),
-            "SolverEmpties" => spin(t.small_solver_empties, 0, 14),
+            "SolverEmpties" => spin(t.small_solver_empties, 0, 64),
             _ => OptionKind::Check { default: false },
         }
     }

@@ -1,9 +1,10 @@
 //! Othello (Reversi) on bitboards, for every supported board geometry.
 
 pub mod geometry;
+pub mod last_flips;
 pub mod movegen;
 mod position;
 pub mod stability;
 
 pub use geometry::Geometry;
-pub use position::{Othello, OthelloMove};
+pub use position::{Othello, OthelloMove, position_key};

@@ -48,26 +48,15 @@ impl fmt::Display for OthelloMove {
     }
 }
 
-/// Keys: 64 for black discs, 64 for white discs, the side to move, one per geometry.
-const KEYS: [u64; 134] = zobrist::keys(0x0743_e110_0000_0001);
-const BLACK_KEYS: usize = 0;
-const WHITE_KEYS: usize = 64;
-const SECOND_TO_MOVE_KEY: u64 = KEYS[128];
-
-fn disc_keys(bits: u64, colour: Side) -> u64 {
-    let base = match colour {
-        Side::First => BLACK_KEYS,
-        Side::Second => WHITE_KEYS,
-    };
-    squares(bits).fold(0, |h, sq| h ^ KEYS[base + sq as usize])
-}
-
-fn geometry_key(geometry: Geometry) -> u64 {
-    KEYS[129
-        + Geometry::ALL
-            .iter()
-            .position(|&g| g == geometry)
-            .unwrap_or(0)]
+/// The table key of a position: `me` (the side to move's discs) and `opp` mixed with the
+/// board's mask. Computed from the bitboards where it is used, so making a move costs
+/// nothing for it. The key does not see colours: a position and its colour-swapped twin
+/// (same discs for the side to move, other side to move) have the same value from the side
+/// to move, so they may share a table entry.
+#[inline]
+#[must_use]
+pub fn position_key(me: u64, opp: u64, mask: u64) -> u64 {
+    zobrist::mix(me ^ zobrist::mix(opp ^ mask))
 }
 
 /// An Othello position. Black (`X`, [`Side::First`]) moves first.
@@ -77,7 +66,6 @@ pub struct Othello {
     opp: u64,
     side: Side,
     geometry: Geometry,
-    hash: u64,
 }
 
 impl Othello {
@@ -120,15 +108,12 @@ impl Othello {
             Side::First => (black, white),
             Side::Second => (white, black),
         };
-        let mut position = Othello {
+        Othello {
             me,
             opp,
             side,
             geometry,
-            hash: 0,
-        };
-        position.hash = position.compute_hash();
-        position
+        }
     }
 
     /// Reads the position text: one character per board square in row-major order
@@ -272,14 +257,12 @@ impl Game for Othello {
 
     #[inline]
     fn play(&self, mv: OthelloMove) -> Othello {
-        let hash = self.hash ^ SECOND_TO_MOVE_KEY;
         let Some(sq) = mv.index() else {
             debug_assert!(self.moves() == 0, "pass with legal moves in {self}");
             return Othello {
                 me: self.opp,
                 opp: self.me,
                 side: self.side.opponent(),
-                hash,
                 ..*self
             };
         };
@@ -294,9 +277,6 @@ impl Game for Othello {
             opp: self.me | flipped | placed,
             side: self.side.opponent(),
             geometry: self.geometry,
-            hash: hash
-                ^ disc_keys(flipped | placed, self.side)
-                ^ disc_keys(flipped, self.side.opponent()),
         }
     }
 
@@ -313,19 +293,11 @@ impl Game for Othello {
     }
 
     fn hash_key(&self) -> u64 {
-        self.hash
+        position_key(self.me, self.opp, self.geometry.mask())
     }
 
     fn compute_hash(&self) -> u64 {
-        let side = if self.side == Side::Second {
-            SECOND_TO_MOVE_KEY
-        } else {
-            0
-        };
-        disc_keys(self.black(), Side::First)
-            ^ disc_keys(self.white(), Side::Second)
-            ^ side
-            ^ geometry_key(self.geometry)
+        position_key(self.me, self.opp, self.geometry.mask())
     }
 
     fn parse_move(&self, text: &str) -> Result<OthelloMove, GameError> {

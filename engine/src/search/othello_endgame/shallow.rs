@@ -1,50 +1,15 @@
-//! Exact solver for the last empty squares of Othello: bitboards only, no table, fail-soft.
-//! With many empties, moves are tried fewest-opponent-replies first; near the end, empties
-//! are tried region by region with odd regions first (parity).
+//! The last empty squares, without the table: fewest-opponent-replies first with
+//! several empties, then region by region with odd regions first (parity), and dedicated
+//! code for the last two squares.
 
 use arrayvec::ArrayVec;
 
-use super::{INFINITY, SearchStats};
+use super::{Solver, final_score};
 use crate::game::othello::geometry::squares;
+use crate::game::othello::last_flips::count_last_flips;
 use crate::game::othello::movegen::{flips, legal_moves};
 use crate::game::othello::stability::stable_discs;
-use crate::game::othello::{Geometry, Othello};
-
-/// The exact final score of `position` from the side to move, fail-soft in `(alpha, beta)`.
-#[must_use]
-pub fn solve(position: &Othello, alpha: i32, beta: i32, stats: &mut SearchStats) -> i32 {
-    let geometry = position.geometry();
-    let mut solver = Solver {
-        stats,
-        geometry,
-        mask: geometry.mask(),
-        squares: geometry.squares() as i32,
-        regions: regions(geometry),
-    };
-    solver.solve(position.me(), position.opp(), alpha, beta, false)
-}
-
-/// The four quadrants of the board, for parity.
-fn regions(geometry: Geometry) -> [u64; 4] {
-    let (rows, columns) = (geometry.rows(), geometry.columns());
-    let mut out = [0u64; 4];
-    for sq in squares(geometry.mask()) {
-        let (r, c) = (sq / 8, sq % 8);
-        let q = usize::from(r >= rows / 2) * 2 + usize::from(c >= columns / 2);
-        out[q] |= 1 << sq;
-    }
-    out
-}
-
-/// Final disc difference for `me` with `empties` empty squares going to the winner.
-fn final_score(me: u64, opp: u64, empties: i32) -> i32 {
-    let diff = me.count_ones() as i32 - opp.count_ones() as i32;
-    match diff.signum() {
-        1 => diff + empties,
-        -1 => diff - empties,
-        _ => 0,
-    }
-}
+use crate::search::INFINITY;
 
 /// From this many empties on, order by the opponent's replies rather than by parity.
 const FASTEST_FIRST_EMPTIES: u32 = 7;
@@ -54,17 +19,17 @@ const FASTEST_FIRST_EMPTIES: u32 = 7;
 const STABILITY_EMPTIES: u32 = 7;
 const STABILITY_ALPHA: i32 = 8;
 
-struct Solver<'a> {
-    stats: &'a mut SearchStats,
-    geometry: Geometry,
-    mask: u64,
-    squares: i32,
-    regions: [u64; 4],
-}
-
-impl Solver<'_> {
-    fn solve(&mut self, me: u64, opp: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
-        self.stats.nodes += 1;
+impl Solver<'_, '_> {
+    /// The exact value with few empties (no table, no limit checks: the work is small).
+    pub(super) fn shallow(
+        &mut self,
+        me: u64,
+        opp: u64,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> i32 {
+        self.ctx.stats.nodes += 1;
         let empty = self.mask & !(me | opp);
         match empty.count_ones() {
             1 => return self.last_square(me, opp, empty),
@@ -91,7 +56,7 @@ impl Solver<'_> {
             }
             moves.sort_unstable_by_key(|m| m.0);
             for (_, next_me, next_opp) in moves {
-                let v = -self.solve(next_me, next_opp, -beta, -alpha.max(best), false);
+                let v = -self.shallow(next_me, next_opp, -beta, -alpha.max(best), false);
                 if v > best {
                     best = v;
                     if v >= beta {
@@ -111,7 +76,7 @@ impl Solver<'_> {
                     if flipped == 0 {
                         continue;
                     }
-                    let v = -self.solve(
+                    let v = -self.shallow(
                         opp & !flipped,
                         me | flipped | 1 << sq,
                         -beta,
@@ -131,10 +96,10 @@ impl Solver<'_> {
             return best;
         }
         if passed || empty == 0 {
-            self.stats.leaf_evals += 1;
+            self.ctx.stats.leaf_evals += 1;
             return final_score(me, opp, empty.count_ones() as i32);
         }
-        -self.solve(opp, me, -beta, -alpha, true)
+        -self.shallow(opp, me, -beta, -alpha, true)
     }
 
     /// Two empty squares left, searched exactly as the general case would (both quadrants
@@ -156,7 +121,7 @@ impl Solver<'_> {
                 continue;
             }
             // The child is a node with one empty square.
-            self.stats.nodes += 1;
+            self.ctx.stats.nodes += 1;
             let placed = 1 << sq;
             let v = -self.last_square(opp & !flipped, me | flipped | placed, empty & !placed);
             if v > best {
@@ -170,17 +135,34 @@ impl Solver<'_> {
             return best;
         }
         if passed {
-            self.stats.leaf_evals += 1;
+            self.ctx.stats.leaf_evals += 1;
             return final_score(me, opp, 2);
         }
-        self.stats.nodes += 1;
+        self.ctx.stats.nodes += 1;
         -self.two_squares(opp, me, -beta, -alpha, true, empty)
     }
 
     /// One empty square left: whoever can play there does, then the game is over.
     fn last_square(&mut self, me: u64, opp: u64, empty: u64) -> i32 {
-        self.stats.leaf_evals += 1;
+        self.ctx.stats.leaf_evals += 1;
         let sq = empty.trailing_zeros();
+        if self.mask == u64::MAX {
+            // A full 8x8 board but for this square: count the flips, make none.
+            let mine = me.count_ones() as i32;
+            let n = count_last_flips(sq, me) as i32;
+            if n > 0 {
+                return 2 * (mine + n) - 62;
+            }
+            let n = count_last_flips(sq, opp) as i32;
+            if n > 0 {
+                return 2 * (mine - n) - 64;
+            }
+            return if 2 * mine > 63 {
+                2 * mine - 62
+            } else {
+                2 * mine - 64
+            };
+        }
         let mine = flips(sq, me, opp);
         if mine != 0 {
             return final_score(me | mine | empty, opp & !mine, 0);

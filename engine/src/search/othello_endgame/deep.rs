@@ -1,0 +1,183 @@
+//! The solver's upper layer: nodes with many empties, searched over the transposition table.
+//!
+//! Each node builds its move list once, with every move's flips and resulting position,
+//! and uses it for the transposition cut-off check, the ordering and the search. Keys are
+//! computed from the bitboards only at these nodes.
+
+use arrayvec::ArrayVec;
+
+use super::{Solver, final_score};
+use crate::game::othello::geometry::squares;
+use crate::game::othello::movegen::{flips, legal_moves};
+use crate::game::othello::stability::stable_discs;
+use crate::game::othello::{OthelloMove, position_key};
+use crate::game::{GameMove, MAX_MOVES};
+use crate::search::INFINITY;
+use crate::search::tt::{Entry, Store, bounds_of};
+
+/// From this many empties on, children's table entries are checked before any search
+/// (enhanced transposition cut-off).
+const ETC_EMPTIES: u32 = 10;
+
+/// The stability cut-off is tried only when alpha is at least this high (below it, it
+/// rarely cuts and costs more than it saves).
+const STABILITY_ALPHA: i32 = 8;
+
+/// A move of the list: the position after it (from the opponent's view) and its ordering
+/// key (lower first).
+#[derive(Clone, Copy)]
+struct Move {
+    key: u32,
+    square: u8,
+    next_me: u64,
+    next_opp: u64,
+}
+
+/// The table entry's best move as a square, if it names one.
+fn entry_square(entry: &Entry) -> Option<u32> {
+    entry
+        .best_move::<OthelloMove>()
+        .and_then(OthelloMove::index)
+}
+
+impl Solver<'_, '_> {
+    /// The exact value of a position with more than the shallow layer's empties.
+    pub(super) fn deep(&mut self, me: u64, opp: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+        let ctx = &mut *self.ctx;
+        ctx.stats.nodes += 1;
+        if *ctx.stopped || ctx.clock.must_stop(ctx.stats.nodes) {
+            *ctx.stopped = true;
+            return 0;
+        }
+        let empty = self.mask & !(me | opp);
+        let empties = empty.count_ones();
+        if alpha >= STABILITY_ALPHA {
+            // The opponent keeps its stable discs: we cannot score more than this.
+            let most =
+                self.squares - 2 * stable_discs(self.geometry, opp, me | opp).count_ones() as i32;
+            if most <= alpha {
+                return most;
+            }
+        }
+        let legal = legal_moves(me, opp, empty);
+        if legal == 0 {
+            if passed {
+                self.ctx.stats.leaf_evals += 1;
+                return final_score(me, opp, empties as i32);
+            }
+            return -self.solve(opp, me, -beta, -alpha, true);
+        }
+
+        let key = position_key(me, opp, self.mask);
+        let (mut lo, mut hi) = (alpha, beta);
+        let mut hash_square = None;
+        if let Some(tt) = self.ctx.tt.as_deref() {
+            self.ctx.stats.tt_probes += 1;
+            if let Some(entry) = tt.probe(key) {
+                hash_square = entry_square(&entry);
+                if entry.proven() {
+                    self.ctx.stats.tt_hits += 1;
+                    let (lower, upper) = (entry.lower(), entry.upper());
+                    if lower >= hi || upper <= lo || lower == upper {
+                        return if lower >= hi { lower } else { upper };
+                    }
+                    lo = lo.max(lower);
+                    hi = hi.min(upper);
+                }
+            }
+        }
+
+        let mut moves: ArrayVec<Move, MAX_MOVES> = ArrayVec::new();
+        for sq in squares(legal) {
+            let placed = 1u64 << sq;
+            let flipped = flips(sq, me, opp);
+            let (next_me, next_opp) = (opp & !flipped, me | flipped | placed);
+            let key = if hash_square == Some(sq) {
+                0
+            } else {
+                // Fewest opponent replies first, a corner reply counting twice.
+                let replies = legal_moves(next_me, next_opp, empty & !placed);
+                1 + ((replies.count_ones() + (replies & self.corners).count_ones()) << 8 | sq)
+            };
+            moves.push(Move {
+                key,
+                square: sq as u8,
+                next_me,
+                next_opp,
+            });
+        }
+
+        if empties >= ETC_EMPTIES
+            && let Some(v) = self.transposition_cutoff(&moves, hi)
+        {
+            return v;
+        }
+
+        let mut best = -INFINITY;
+        let mut best_square = 0;
+        for i in 0..moves.len() {
+            // Selection sort: a cut-off after the first moves saves sorting the rest.
+            let next = (i..moves.len()).min_by_key(|&j| moves[j].key).unwrap_or(i);
+            moves.swap(i, next);
+            let Move {
+                square,
+                next_me,
+                next_opp,
+                ..
+            } = moves[i];
+            let floor = lo.max(best);
+            let v = if i == 0 || hi - floor <= 1 {
+                -self.solve(next_me, next_opp, -hi, -floor, false)
+            } else {
+                // A null-window probe; a fail-high inside the window is searched again.
+                let v = -self.solve(next_me, next_opp, -floor - 1, -floor, false);
+                if v > floor && v < hi && !*self.ctx.stopped {
+                    v.max(-self.solve(next_me, next_opp, -hi, -v, false))
+                } else {
+                    v
+                }
+            };
+            if *self.ctx.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_square = square;
+                if v >= hi {
+                    break;
+                }
+            }
+        }
+        if let Some(tt) = self.ctx.tt.as_deref_mut() {
+            let (lower, upper) = bounds_of(best, lo, hi);
+            tt.store(&Store {
+                key,
+                // Enough plies to reach the end whatever the passes: usable at any depth
+                // that reaches it.
+                depth: 2 * empties as i32,
+                lower,
+                upper,
+                proven: true,
+                best_move: Some(OthelloMove::from_byte(best_square)),
+            });
+        }
+        best
+    }
+
+    /// Enhanced transposition cut-off: a child whose proven bounds already give us at
+    /// least `beta` ends the node before any search.
+    fn transposition_cutoff(&mut self, moves: &[Move], beta: i32) -> Option<i32> {
+        let tt = self.ctx.tt.as_deref()?;
+        for m in moves {
+            self.ctx.stats.tt_probes += 1;
+            let Some(entry) = tt.probe(position_key(m.next_me, m.next_opp, self.mask)) else {
+                continue;
+            };
+            if entry.proven() && -entry.upper() >= beta {
+                self.ctx.stats.tt_hits += 1;
+                return Some(-entry.upper());
+            }
+        }
+        None
+    }
+}
