@@ -33,6 +33,22 @@ pub fn legal_moves(me: u64, opp: u64, empty: u64) -> u64 {
     moves & empty
 }
 
+/// For each square, the squares around it (8x8 grid): a move there flips nothing unless
+/// one of them is the opponent's, which is far cheaper to test than the flips.
+pub const NEIGHBOURS: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            table[sq] |= DIRECTIONS[d].apply(1u64 << sq);
+            d += 1;
+        }
+        sq += 1;
+    }
+    table
+};
+
 /// For each square and direction, the squares beyond it in that direction (8x8 grid).
 const RAYS: [[u64; 8]; 64] = {
     let mut rays = [[0u64; 8]; 64];
@@ -56,30 +72,56 @@ const RAYS: [[u64; 8]; 64] = {
 
 /// The opponent discs flipped when the player owning `me` plays on `square`.
 ///
-/// Along each ray, the first square that is not the opponent's (the lowest such bit for
-/// rays towards higher indices, the highest for the others) closes the run if it is ours.
+/// Each square has its own function, compiled with only the directions in which a move
+/// there can flip (at least two squares of board beyond it): a corner looks three ways.
 #[inline]
 #[must_use]
 pub fn flips(square: u32, me: u64, opp: u64) -> u64 {
-    let rays = &RAYS[square as usize];
+    FLIPS_AT[square as usize](me, opp)
+}
+
+/// [`flips`] for each square.
+static FLIPS_AT: [fn(u64, u64) -> u64; 64] = {
+    macro_rules! per_square {
+        ($($sq:literal)*) => { [$(flips_at::<$sq>,)*] };
+    }
+    per_square!(
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+        32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59
+        60 61 62 63
+    )
+};
+
+fn flips_at<const SQUARE: usize>(me: u64, opp: u64) -> u64 {
     let mut flipped = 0;
-    for (d, &ray) in rays.iter().enumerate() {
-        let blockers = ray & !opp;
-        if DIRECTIONS[d].towards_higher() {
-            let first = blockers & blockers.wrapping_neg();
-            let run = ray & first.wrapping_sub(1);
-            flipped |= run & 0u64.wrapping_sub(u64::from(first & me != 0));
-        } else {
-            let first = if blockers == 0 {
-                0
-            } else {
-                1u64 << (63 - blockers.leading_zeros())
-            };
-            let run = ray & !(first.wrapping_shl(1).wrapping_sub(1));
-            flipped |= run & 0u64.wrapping_sub(u64::from(first & me != 0));
+    for (d, dir) in DIRECTIONS.iter().enumerate() {
+        let ray = RAYS[SQUARE][d];
+        if ray.count_ones() >= 2 {
+            flipped |= ray_flips(ray, dir.towards_higher(), me, opp);
         }
     }
     flipped
+}
+
+/// The flips along one ray: the first square that is not the opponent's (the lowest such
+/// bit for rays towards higher indices, the highest for the others) closes the run if it
+/// is ours.
+#[inline(always)]
+fn ray_flips(ray: u64, towards_higher: bool, me: u64, opp: u64) -> u64 {
+    let blockers = ray & !opp;
+    let first = if towards_higher {
+        blockers & blockers.wrapping_neg()
+    } else if blockers == 0 {
+        0
+    } else {
+        1u64 << (63 - blockers.leading_zeros())
+    };
+    let run = if towards_higher {
+        ray & first.wrapping_sub(1)
+    } else {
+        ray & !(first.wrapping_shl(1).wrapping_sub(1))
+    };
+    run & 0u64.wrapping_sub(u64::from(first & me != 0))
 }
 
 #[cfg(test)]

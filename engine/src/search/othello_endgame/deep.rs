@@ -7,7 +7,7 @@
 use arrayvec::ArrayVec;
 
 use super::{Solver, final_score};
-use crate::game::othello::geometry::squares;
+use crate::game::othello::geometry::{neighbours, squares};
 use crate::game::othello::movegen::{flips, legal_moves};
 use crate::game::othello::stability::stable_discs;
 use crate::game::othello::{OthelloMove, position_key};
@@ -22,6 +22,10 @@ const ETC_EMPTIES: u32 = 10;
 /// The stability cut-off is tried only when alpha is at least this high (below it, it
 /// rarely cuts and costs more than it saves).
 const STABILITY_ALPHA: i32 = 8;
+
+/// Move ordering weights (the key is their sum, lower first).
+const MOBILITY_WEIGHT: u32 = 8;
+const POTENTIAL_WEIGHT: u32 = 1;
 
 /// A move of the list: the position after it (from the opponent's view) and its ordering
 /// key (lower first).
@@ -95,9 +99,13 @@ impl Solver<'_, '_> {
             let key = if hash_square == Some(sq) {
                 0
             } else {
-                // Fewest opponent replies first, a corner reply counting twice.
-                let replies = legal_moves(next_me, next_opp, empty & !placed);
-                1 + ((replies.count_ones() + (replies & self.corners).count_ones()) << 8 | sq)
+                // Fewest opponent replies first (a corner reply counting twice), then the
+                // fewest empty squares next to our discs (the opponent's later moves).
+                let after = empty & !placed;
+                let replies = legal_moves(next_me, next_opp, after);
+                let mobility = replies.count_ones() + (replies & self.corners).count_ones();
+                let potential = (neighbours(next_opp) & after).count_ones();
+                1 + ((MOBILITY_WEIGHT * mobility + POTENTIAL_WEIGHT * potential) << 6 | sq)
             };
             moves.push(Move {
                 key,

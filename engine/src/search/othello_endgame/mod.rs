@@ -46,12 +46,20 @@ pub(crate) fn solve_in(
     ctx: &mut SolverContext<'_>,
 ) -> i32 {
     let geometry = position.geometry();
+    let regions = regions(geometry);
+    let mut quadrant = [0u8; 64];
+    for (q, &region) in regions.iter().enumerate() {
+        for sq in squares(region) {
+            quadrant[sq as usize] = q as u8;
+        }
+    }
     let mut solver = Solver {
         ctx,
         mask: geometry.mask(),
         geometry,
         squares: geometry.squares() as i32,
-        regions: regions(geometry),
+        regions,
+        quadrant,
         corners: geometry.corners(),
     };
     solver.solve(position.me(), position.opp(), alpha, beta, false)
@@ -67,6 +75,8 @@ struct Solver<'a, 'c> {
     squares: i32,
     /// The four quadrants, for parity.
     regions: [u64; 4],
+    /// Each square's quadrant.
+    quadrant: [u8; 64],
     /// The corners, which weigh in move ordering.
     corners: u64,
 }

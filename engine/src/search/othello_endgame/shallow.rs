@@ -7,7 +7,7 @@ use arrayvec::ArrayVec;
 use super::{Solver, final_score};
 use crate::game::othello::geometry::squares;
 use crate::game::othello::last_flips::count_last_flips;
-use crate::game::othello::movegen::{flips, legal_moves};
+use crate::game::othello::movegen::{NEIGHBOURS, flips, legal_moves};
 use crate::game::othello::stability::stable_discs;
 use crate::search::INFINITY;
 
@@ -34,6 +34,10 @@ impl Solver<'_, '_> {
         match empty.count_ones() {
             1 => return self.last_square(me, opp, empty),
             2 => return self.two_squares(me, opp, alpha, beta, passed, empty),
+            3 => {
+                let order = self.parity_order(empty);
+                return self.three_squares(me, opp, alpha, beta, passed, order);
+            }
             _ => {}
         }
         if empty.count_ones() >= STABILITY_EMPTIES && alpha >= STABILITY_ALPHA {
@@ -72,6 +76,9 @@ impl Solver<'_, '_> {
                 .fold(0, |acc, r| acc | r);
             for group in [empty & odd, empty & !odd] {
                 for sq in squares(group) {
+                    if NEIGHBOURS[sq as usize] & opp == 0 {
+                        continue;
+                    }
                     let flipped = flips(sq, me, opp);
                     if flipped == 0 {
                         continue;
@@ -102,6 +109,72 @@ impl Solver<'_, '_> {
         -self.shallow(opp, me, -beta, -alpha, true)
     }
 
+    /// The three empty squares in the order the general case tries them: those alone in
+    /// their quadrant (odd regions) first, each group from the lowest square up.
+    fn parity_order(&self, empty: u64) -> [u32; 3] {
+        let a = empty.trailing_zeros();
+        let rest = empty & (empty - 1);
+        let (b, c) = (rest.trailing_zeros(), 63 - rest.leading_zeros());
+        let q = |sq: u32| self.quadrant[sq as usize];
+        if q(a) == q(b) && q(b) != q(c) {
+            [c, a, b]
+        } else if q(a) == q(c) && q(a) != q(b) {
+            [b, a, c]
+        } else {
+            [a, b, c]
+        }
+    }
+
+    /// Three empty squares left, in `order`: the general case's search and node count
+    /// without its bookkeeping.
+    fn three_squares(
+        &mut self,
+        me: u64,
+        opp: u64,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+        order: [u32; 3],
+    ) -> i32 {
+        let empty = order.iter().fold(0u64, |acc, &sq| acc | 1 << sq);
+        let mut best = -INFINITY;
+        for sq in order {
+            if NEIGHBOURS[sq as usize] & opp == 0 {
+                continue;
+            }
+            let flipped = flips(sq, me, opp);
+            if flipped == 0 {
+                continue;
+            }
+            // The child is a node with two empty squares.
+            self.ctx.stats.nodes += 1;
+            let placed = 1 << sq;
+            let v = -self.two_squares(
+                opp & !flipped,
+                me | flipped | placed,
+                -beta,
+                -alpha.max(best),
+                false,
+                empty & !placed,
+            );
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return v;
+                }
+            }
+        }
+        if best > -INFINITY {
+            return best;
+        }
+        if passed {
+            self.ctx.stats.leaf_evals += 1;
+            return final_score(me, opp, 3);
+        }
+        self.ctx.stats.nodes += 1;
+        -self.three_squares(opp, me, -beta, -alpha, true, order)
+    }
+
     /// Two empty squares left, searched exactly as the general case would (both quadrants
     /// hold one empty each or one holds both, so parity tries the lower square first),
     /// counting the same nodes, without its move ordering's bookkeeping.
@@ -116,6 +189,9 @@ impl Solver<'_, '_> {
     ) -> i32 {
         let mut best = -INFINITY;
         for sq in squares(empty) {
+            if NEIGHBOURS[sq as usize] & opp == 0 {
+                continue;
+            }
             let flipped = flips(sq, me, opp);
             if flipped == 0 {
                 continue;
