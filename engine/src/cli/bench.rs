@@ -1,14 +1,15 @@
 //! `engine bench`: the fixed list with its node-count signature, or endgame suites
-//! (`--ffo` for the shipped FFO positions, `--file` for any FFO/OBF file).
+//! (`--ffo` for the shipped FFO positions, `--file` for any FFO/OBF file), exact or
+//! win/loss/draw (`--wld`).
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::Args;
 use engine::bench::{BENCH_CASES, BENCH_HASH_MIB, run_case};
 use engine::game::Game;
-use engine::search::TranspositionTable;
-use engine::search::solve_exact;
+use engine::search::{Goal, Limits, SearchParams, TranspositionTable, search};
 use engine::suite::{SuitePosition, ffo, parse_suite};
 
 use super::report;
@@ -27,6 +28,10 @@ pub struct BenchArgs {
     /// Transposition table size in MiB for --ffo and --file.
     #[arg(long, default_value_t = 512)]
     hash: usize,
+    /// With --ffo or --file: only prove win, loss or draw (checked against the sign of the
+    /// known score).
+    #[arg(long)]
+    wld: bool,
 }
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
@@ -34,7 +39,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let suite = parse_suite(&text).with_context(|| format!("in {}", path.display()))?;
-        return run_suite(&suite, args.hash);
+        return run_suite(&suite, args.hash, args.wld);
+    }
+    if args.wld && !args.ffo {
+        bail!("--wld needs --ffo or --file");
     }
     if args.ffo {
         let (first, last) = (args.range[0], args.range[1]);
@@ -48,7 +56,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         if suite.is_empty() {
             bail!("no FFO positions numbered {first}..={last} (the suite has 40..=59)");
         }
-        return run_suite(&suite, args.hash);
+        return run_suite(&suite, args.hash, args.wld);
     }
     let mut tt = TranspositionTable::new(BENCH_HASH_MIB);
     let started = Instant::now();
@@ -68,27 +76,42 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         nodes += line.nodes;
     }
     let time = started.elapsed();
-    println!(
-        "{nodes} nodes {} nps",
-        (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64
-    );
+    println!("{nodes} nodes {} nps", rate(nodes, time));
     Ok(())
 }
 
-/// Solves each position exactly; a known score or best-move list that disagrees fails.
-fn run_suite(suite: &[SuitePosition], hash_mib: usize) -> anyhow::Result<()> {
+/// Solves each position (exactly, or win/loss/draw with `wld`); a known score or best-move
+/// list that disagrees fails. Prints one line per position, the total, and a summary by
+/// number of empties: the figures to put beside another engine's.
+fn run_suite(suite: &[SuitePosition], hash_mib: usize, wld: bool) -> anyhow::Result<()> {
     let mut tt = TranspositionTable::new(hash_mib);
+    let limits = Limits {
+        goal: if wld { Goal::WinLossDraw } else { Goal::Exact },
+        ..Limits::default()
+    };
+    let mut by_empties: BTreeMap<u32, (usize, u64, Duration)> = BTreeMap::new();
     let (mut total_nodes, mut total_time, mut wrong) = (0u64, Duration::ZERO, 0);
     println!(
         "{:>4} {:>7} {:>6} {:>6} {:>5} {:>14} {:>9} {:>12}  pv",
-        "ffo", "empties", "score", "known", "best", "nodes", "time (s)", "nodes/s"
+        "id", "empties", "score", "known", "best", "nodes", "time (s)", "nodes/s"
     );
     for entry in suite {
         tt.clear();
-        let result = solve_exact(&entry.position, &mut tt);
+        let result = search(
+            &entry.position,
+            &mut tt,
+            &SearchParams::default(),
+            &limits,
+            &mut |_| {},
+        );
         let best = result.best_move.map_or("none".into(), |m| m.to_string());
-        let right = entry.score.is_none_or(|s| s == result.score.value)
-            && (entry.best_moves.is_empty() || entry.best_moves.contains(&best));
+        let value = result.score.value;
+        let right = if wld {
+            entry.score.is_none_or(|s| s.signum() == value.signum())
+        } else {
+            entry.score.is_none_or(|s| s == value)
+                && (entry.best_moves.is_empty() || entry.best_moves.contains(&best))
+        };
         if !right {
             wrong += 1;
         }
@@ -96,7 +119,7 @@ fn run_suite(suite: &[SuitePosition], hash_mib: usize) -> anyhow::Result<()> {
             "{:>4} {:>7} {:>+6} {:>6} {:>5} {:>14} {:>9.2} {:>12}  {}{}",
             entry.id,
             entry.position.empties().unwrap_or(0),
-            result.score.value,
+            value,
             entry.score.map_or("?".into(), |s| format!("{s:+}")),
             best,
             result.stats.nodes,
@@ -105,6 +128,14 @@ fn run_suite(suite: &[SuitePosition], hash_mib: usize) -> anyhow::Result<()> {
             report::line(&result.pv),
             if right { "" } else { "  WRONG" }
         );
+        let group = by_empties
+            .entry(entry.position.empties().unwrap_or(0))
+            .or_default();
+        *group = (
+            group.0 + 1,
+            group.1 + result.stats.nodes,
+            group.2 + result.time,
+        );
         total_nodes += result.stats.nodes;
         total_time += result.time;
     }
@@ -112,10 +143,24 @@ fn run_suite(suite: &[SuitePosition], hash_mib: usize) -> anyhow::Result<()> {
         "total: {} positions, {total_nodes} nodes, {:.2} s, {} nodes/s",
         suite.len(),
         total_time.as_secs_f64(),
-        (total_nodes as f64 / total_time.as_secs_f64().max(1e-6)) as u64
+        rate(total_nodes, total_time)
     );
+    if by_empties.len() > 1 {
+        println!("empties  positions  nodes  time (s)  nodes/s");
+        for (empties, (count, nodes, time)) in &by_empties {
+            println!(
+                "{empties:>7} {count:>10} {nodes:>14} {:>9.2} {:>12}",
+                time.as_secs_f64(),
+                rate(*nodes, *time)
+            );
+        }
+    }
     if wrong > 0 {
         bail!("{wrong} positions solved wrongly");
     }
     Ok(())
+}
+
+fn rate(nodes: u64, time: Duration) -> u64 {
+    (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64
 }

@@ -28,14 +28,14 @@ enum SquareClass {
 }
 
 /// Per-geometry data for move ordering, computed once.
-struct OrderTables {
+pub(super) struct OrderTables {
     /// The static priority (lower first) of each square.
-    priority: [u8; 64],
+    pub(super) priority: [u8; 64],
     /// The corners (unflippable squares).
     corners: u64,
 }
 
-fn order_tables(geometry: Geometry) -> &'static OrderTables {
+pub(super) fn order_tables(geometry: Geometry) -> &'static OrderTables {
     static TABLES: OnceLock<Vec<OrderTables>> = OnceLock::new();
     let tables = TABLES.get_or_init(|| {
         Geometry::ALL

@@ -23,9 +23,11 @@ const ETC_EMPTIES: u32 = 10;
 /// rarely cuts and costs more than it saves).
 const STABILITY_ALPHA: i32 = 8;
 
-/// Move ordering weights (the key is their sum, lower first).
+/// Move ordering weights (the key is their weighted sum, lower first): the opponent's
+/// replies, its potential mobility, and the square's static class (corners first).
 const MOBILITY_WEIGHT: u32 = 8;
 const POTENTIAL_WEIGHT: u32 = 1;
+const CLASS_WEIGHT: u32 = 2;
 
 /// A move of the list: the position after it (from the opponent's view) and its ordering
 /// key (lower first).
@@ -99,13 +101,18 @@ impl Solver<'_, '_> {
             let key = if hash_square == Some(sq) {
                 0
             } else {
-                // Fewest opponent replies first (a corner reply counting twice), then the
-                // fewest empty squares next to our discs (the opponent's later moves).
+                // Fewest opponent replies (a corner reply counting twice), fewest empty
+                // squares next to our discs (the opponent's later moves), better squares.
                 let after = empty & !placed;
                 let replies = legal_moves(next_me, next_opp, after);
                 let mobility = replies.count_ones() + (replies & self.corners).count_ones();
                 let potential = (neighbours(next_opp) & after).count_ones();
-                1 + ((MOBILITY_WEIGHT * mobility + POTENTIAL_WEIGHT * potential) << 6 | sq)
+                let class = u32::from(self.priority[sq as usize]);
+                1 + ((MOBILITY_WEIGHT * mobility
+                    + POTENTIAL_WEIGHT * potential
+                    + CLASS_WEIGHT * class)
+                    << 6
+                    | sq)
             };
             moves.push(Move {
                 key,

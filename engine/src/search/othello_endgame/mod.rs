@@ -9,6 +9,7 @@ mod deep;
 mod shallow;
 
 use super::limits::{Clock, Limits};
+use super::othello::order_tables;
 use super::{SearchStats, SolverContext, TranspositionTable};
 use crate::game::othello::geometry::squares;
 use crate::game::othello::{Geometry, Othello};
@@ -61,6 +62,7 @@ pub(crate) fn solve_in(
         regions,
         quadrant,
         corners: geometry.corners(),
+        priority: &order_tables(geometry).priority,
     };
     solver.solve(position.me(), position.opp(), alpha, beta, false)
 }
@@ -79,6 +81,8 @@ struct Solver<'a, 'c> {
     quadrant: [u8; 64],
     /// The corners, which weigh in move ordering.
     corners: u64,
+    /// Each square's static order class (corners first, X-squares last).
+    priority: &'static [u8; 64],
 }
 
 impl Solver<'_, '_> {

@@ -1,6 +1,6 @@
 //! The last empty squares, without the table: fewest-opponent-replies first with
 //! several empties, then region by region with odd regions first (parity), and dedicated
-//! code for the last two squares.
+//! code for the last four squares and the last one.
 
 use arrayvec::ArrayVec;
 
@@ -10,6 +10,11 @@ use crate::game::othello::last_flips::count_last_flips;
 use crate::game::othello::movegen::{NEIGHBOURS, flips, legal_moves};
 use crate::game::othello::stability::stable_discs;
 use crate::search::INFINITY;
+
+/// Up to this many empties, [`Solver::few_squares`] searches without the general node's
+/// bookkeeping.
+const FEW_EMPTIES: usize = 4;
+const FEW_EMPTIES_U32: u32 = FEW_EMPTIES as u32;
 
 /// From this many empties on, order by the opponent's replies rather than by parity.
 const FASTEST_FIRST_EMPTIES: u32 = 7;
@@ -33,11 +38,7 @@ impl Solver<'_, '_> {
         let empty = self.mask & !(me | opp);
         match empty.count_ones() {
             1 => return self.last_square(me, opp, empty),
-            2 => return self.two_squares(me, opp, alpha, beta, passed, empty),
-            3 => {
-                let order = self.parity_order(empty);
-                return self.three_squares(me, opp, alpha, beta, passed, order);
-            }
+            2..=FEW_EMPTIES_U32 => return self.few_squares(me, opp, alpha, beta, passed, empty),
             _ => {}
         }
         if empty.count_ones() >= STABILITY_EMPTIES && alpha >= STABILITY_ALPHA {
@@ -109,76 +110,23 @@ impl Solver<'_, '_> {
         -self.shallow(opp, me, -beta, -alpha, true)
     }
 
-    /// The three empty squares in the order the general case tries them: those alone in
-    /// their quadrant (odd regions) first, each group from the lowest square up.
-    fn parity_order(&self, empty: u64) -> [u32; 3] {
-        let a = empty.trailing_zeros();
-        let rest = empty & (empty - 1);
-        let (b, c) = (rest.trailing_zeros(), 63 - rest.leading_zeros());
-        let q = |sq: u32| self.quadrant[sq as usize];
-        if q(a) == q(b) && q(b) != q(c) {
-            [c, a, b]
-        } else if q(a) == q(c) && q(a) != q(b) {
-            [b, a, c]
-        } else {
-            [a, b, c]
+    /// The empty squares (at most [`FEW_EMPTIES`]) in the order the general case tries
+    /// them: those of quadrants with an odd number of empties first, each group from the
+    /// lowest square up.
+    fn parity_order(&self, empty: u64) -> ArrayVec<u32, FEW_EMPTIES> {
+        let mut odd = 0u8;
+        for sq in squares(empty) {
+            odd ^= 1 << self.quadrant[sq as usize];
         }
+        let is_odd = |sq: &u32| odd & 1 << self.quadrant[*sq as usize] != 0;
+        let mut order: ArrayVec<u32, FEW_EMPTIES> = squares(empty).filter(is_odd).collect();
+        order.extend(squares(empty).filter(|sq| !is_odd(sq)));
+        order
     }
 
-    /// Three empty squares left, in `order`: the general case's search and node count
-    /// without its bookkeeping.
-    fn three_squares(
-        &mut self,
-        me: u64,
-        opp: u64,
-        alpha: i32,
-        beta: i32,
-        passed: bool,
-        order: [u32; 3],
-    ) -> i32 {
-        let empty = order.iter().fold(0u64, |acc, &sq| acc | 1 << sq);
-        let mut best = -INFINITY;
-        for sq in order {
-            if NEIGHBOURS[sq as usize] & opp == 0 {
-                continue;
-            }
-            let flipped = flips(sq, me, opp);
-            if flipped == 0 {
-                continue;
-            }
-            // The child is a node with two empty squares.
-            self.ctx.stats.nodes += 1;
-            let placed = 1 << sq;
-            let v = -self.two_squares(
-                opp & !flipped,
-                me | flipped | placed,
-                -beta,
-                -alpha.max(best),
-                false,
-                empty & !placed,
-            );
-            if v > best {
-                best = v;
-                if v >= beta {
-                    return v;
-                }
-            }
-        }
-        if best > -INFINITY {
-            return best;
-        }
-        if passed {
-            self.ctx.stats.leaf_evals += 1;
-            return final_score(me, opp, 3);
-        }
-        self.ctx.stats.nodes += 1;
-        -self.three_squares(opp, me, -beta, -alpha, true, order)
-    }
-
-    /// Two empty squares left, searched exactly as the general case would (both quadrants
-    /// hold one empty each or one holds both, so parity tries the lower square first),
-    /// counting the same nodes, without its move ordering's bookkeeping.
-    fn two_squares(
+    /// The last few empty squares, searched in the general case's order and counting the
+    /// same nodes, without its bookkeeping (no move list, no ordering beyond parity).
+    fn few_squares(
         &mut self,
         me: u64,
         opp: u64,
@@ -187,8 +135,9 @@ impl Solver<'_, '_> {
         passed: bool,
         empty: u64,
     ) -> i32 {
+        let order = self.parity_order(empty);
         let mut best = -INFINITY;
-        for sq in squares(empty) {
+        for &sq in &order {
             if NEIGHBOURS[sq as usize] & opp == 0 {
                 continue;
             }
@@ -196,10 +145,16 @@ impl Solver<'_, '_> {
             if flipped == 0 {
                 continue;
             }
-            // The child is a node with one empty square.
+            // The child's node.
             self.ctx.stats.nodes += 1;
             let placed = 1 << sq;
-            let v = -self.last_square(opp & !flipped, me | flipped | placed, empty & !placed);
+            let (next_me, next_opp, rest) =
+                (opp & !flipped, me | flipped | placed, empty & !placed);
+            let v = if order.len() == 2 {
+                -self.last_square(next_me, next_opp, rest)
+            } else {
+                -self.few_squares(next_me, next_opp, -beta, -alpha.max(best), false, rest)
+            };
             if v > best {
                 best = v;
                 if v >= beta {
@@ -212,10 +167,10 @@ impl Solver<'_, '_> {
         }
         if passed {
             self.ctx.stats.leaf_evals += 1;
-            return final_score(me, opp, 2);
+            return final_score(me, opp, order.len() as i32);
         }
         self.ctx.stats.nodes += 1;
-        -self.two_squares(opp, me, -beta, -alpha, true, empty)
+        -self.few_squares(opp, me, -beta, -alpha, true, empty)
     }
 
     /// One empty square left: whoever can play there does, then the game is over.
