@@ -10,7 +10,7 @@ use super::{
 
 /// Heuristic iterations stop this many plies short of the end before an exact or
 /// win/loss/draw solve of a game that counts its empty squares.
-const SOLVE_GAP: u32 = 8;
+const SOLVE_GAP: u32 = 12;
 
 /// The iterations to run: depths with the window of each.
 struct Plan {
