@@ -297,7 +297,8 @@ impl Game for Othello {
     }
 
     fn compute_hash(&self) -> u64 {
-        position_key(self.me, self.opp, self.geometry.mask())
+        // Nothing is kept up to date move by move: the key is always computed afresh.
+        self.hash_key()
     }
 
     fn parse_move(&self, text: &str) -> Result<OthelloMove, GameError> {

@@ -9,7 +9,6 @@ use arrayvec::ArrayVec;
 use super::{Solver, final_score};
 use crate::game::othello::geometry::{neighbours, squares};
 use crate::game::othello::movegen::{flips, legal_moves};
-use crate::game::othello::stability::stable_discs;
 use crate::game::othello::{OthelloMove, position_key};
 use crate::game::{GameMove, MAX_MOVES};
 use crate::search::INFINITY;
@@ -18,10 +17,6 @@ use crate::search::tt::{Entry, Store, bounds_of};
 /// From this many empties on, children's table entries are checked before any search
 /// (enhanced transposition cut-off).
 const ETC_EMPTIES: u32 = 10;
-
-/// The stability cut-off is tried only when alpha is at least this high (below it, it
-/// rarely cuts and costs more than it saves).
-const STABILITY_ALPHA: i32 = 8;
 
 /// Move ordering weights (the key is their weighted sum, lower first): the opponent's
 /// replies, its potential mobility, and the square's static class (corners first).
@@ -57,13 +52,8 @@ impl Solver<'_, '_> {
         }
         let empty = self.mask & !(me | opp);
         let empties = empty.count_ones();
-        if alpha >= STABILITY_ALPHA {
-            // The opponent keeps its stable discs: we cannot score more than this.
-            let most =
-                self.squares - 2 * stable_discs(self.geometry, opp, me | opp).count_ones() as i32;
-            if most <= alpha {
-                return most;
-            }
+        if let Some(most) = self.stability_cutoff(me, opp, alpha) {
+            return most;
         }
         let legal = legal_moves(me, opp, empty);
         if legal == 0 {

@@ -1,6 +1,6 @@
 //! The last empty squares, without the table: fewest-opponent-replies first with
-//! several empties, then region by region with odd regions first (parity), and dedicated
-//! code for the last four squares and the last one.
+//! several empties, then in parity order (odd regions first) with no move list, and
+//! dedicated code for the last square.
 
 use arrayvec::ArrayVec;
 
@@ -8,21 +8,12 @@ use super::{Solver, final_score};
 use crate::game::othello::geometry::squares;
 use crate::game::othello::last_flips::count_last_flips;
 use crate::game::othello::movegen::{NEIGHBOURS, flips, legal_moves};
-use crate::game::othello::stability::stable_discs;
 use crate::search::INFINITY;
 
-/// Up to this many empties, [`Solver::few_squares`] searches without the general node's
-/// bookkeeping.
-const FEW_EMPTIES: usize = 4;
-const FEW_EMPTIES_U32: u32 = FEW_EMPTIES as u32;
-
-/// From this many empties on, order by the opponent's replies rather than by parity.
-const FASTEST_FIRST_EMPTIES: u32 = 7;
-
-/// The stability cutoff is tried only with this many empties or more, and only when alpha
-/// is at least this high (otherwise it rarely cuts and costs more than it saves).
-const STABILITY_EMPTIES: u32 = 7;
-const STABILITY_ALPHA: i32 = 8;
+/// From this many empties on, order by the opponent's replies; below, by parity alone in
+/// [`Solver::parity_squares`]. The stability cut-off is tried only from here on too.
+const FASTEST_FIRST_EMPTIES: usize = 7;
+const FASTEST_FIRST_EMPTIES_U32: u32 = FASTEST_FIRST_EMPTIES as u32;
 
 impl Solver<'_, '_> {
     /// The exact value with few empties (no table, no limit checks: the work is small).
@@ -37,96 +28,62 @@ impl Solver<'_, '_> {
         self.ctx.stats.nodes += 1;
         let empty = self.mask & !(me | opp);
         match empty.count_ones() {
+            0 => {
+                self.ctx.stats.leaf_evals += 1;
+                return final_score(me, opp, 0);
+            }
             1 => return self.last_square(me, opp, empty),
-            2..=FEW_EMPTIES_U32 => return self.few_squares(me, opp, alpha, beta, passed, empty),
+            2..FASTEST_FIRST_EMPTIES_U32 => {
+                return self.parity_squares(me, opp, alpha, beta, passed, empty);
+            }
             _ => {}
         }
-        if empty.count_ones() >= STABILITY_EMPTIES && alpha >= STABILITY_ALPHA {
-            // The opponent keeps its stable discs: we cannot score more than this.
-            let most =
-                self.squares - 2 * stable_discs(self.geometry, opp, me | opp).count_ones() as i32;
-            if most <= alpha {
-                return most;
-            }
+        if let Some(most) = self.stability_cutoff(me, opp, alpha) {
+            return most;
         }
+        let mut moves: ArrayVec<(u32, u64, u64), 32> = ArrayVec::new();
+        for sq in squares(legal_moves(me, opp, empty)) {
+            let placed = 1u64 << sq;
+            let flipped = flips(sq, me, opp);
+            let (next_me, next_opp) = (opp & !flipped, me | flipped | placed);
+            let replies = legal_moves(next_me, next_opp, empty & !placed).count_ones();
+            moves.push((replies << 8 | sq, next_me, next_opp));
+        }
+        moves.sort_unstable_by_key(|m| m.0);
         let mut best = -INFINITY;
-        if empty.count_ones() >= FASTEST_FIRST_EMPTIES {
-            let mut moves: ArrayVec<(u32, u64, u64), 32> = ArrayVec::new();
-            for sq in squares(legal_moves(me, opp, empty)) {
-                let placed = 1u64 << sq;
-                let flipped = flips(sq, me, opp);
-                let (next_me, next_opp) = (opp & !flipped, me | flipped | placed);
-                let replies = legal_moves(next_me, next_opp, empty & !placed).count_ones();
-                moves.push((replies << 8 | sq, next_me, next_opp));
-            }
-            moves.sort_unstable_by_key(|m| m.0);
-            for (_, next_me, next_opp) in moves {
-                let v = -self.shallow(next_me, next_opp, -beta, -alpha.max(best), false);
-                if v > best {
-                    best = v;
-                    if v >= beta {
-                        return v;
-                    }
-                }
-            }
-        } else {
-            let odd = self
-                .regions
-                .iter()
-                .filter(|&&r| (r & empty).count_ones() % 2 == 1)
-                .fold(0, |acc, r| acc | r);
-            for group in [empty & odd, empty & !odd] {
-                for sq in squares(group) {
-                    if NEIGHBOURS[sq as usize] & opp == 0 {
-                        continue;
-                    }
-                    let flipped = flips(sq, me, opp);
-                    if flipped == 0 {
-                        continue;
-                    }
-                    let v = -self.shallow(
-                        opp & !flipped,
-                        me | flipped | 1 << sq,
-                        -beta,
-                        -alpha.max(best),
-                        false,
-                    );
-                    if v > best {
-                        best = v;
-                        if v >= beta {
-                            return v;
-                        }
-                    }
+        for (_, next_me, next_opp) in moves {
+            let v = -self.shallow(next_me, next_opp, -beta, -alpha.max(best), false);
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return v;
                 }
             }
         }
         if best > -INFINITY {
             return best;
         }
-        if passed || empty == 0 {
+        if passed {
             self.ctx.stats.leaf_evals += 1;
             return final_score(me, opp, empty.count_ones() as i32);
         }
         -self.shallow(opp, me, -beta, -alpha, true)
     }
 
-    /// The empty squares (at most [`FEW_EMPTIES`]) in the order the general case tries
-    /// them: those of quadrants with an odd number of empties first, each group from the
-    /// lowest square up.
-    fn parity_order(&self, empty: u64) -> ArrayVec<u32, FEW_EMPTIES> {
-        let mut odd = 0u8;
-        for sq in squares(empty) {
-            odd ^= 1 << self.quadrant[sq as usize];
-        }
-        let is_odd = |sq: &u32| odd & 1 << self.quadrant[*sq as usize] != 0;
-        let mut order: ArrayVec<u32, FEW_EMPTIES> = squares(empty).filter(is_odd).collect();
-        order.extend(squares(empty).filter(|sq| !is_odd(sq)));
-        order
+    /// The empty squares (fewer than [`FASTEST_FIRST_EMPTIES`]) in parity order: those of
+    /// quadrants with an odd number of empties first, each group from the lowest square up.
+    fn parity_order(&self, empty: u64) -> ArrayVec<u32, FASTEST_FIRST_EMPTIES> {
+        let odd = self
+            .regions
+            .iter()
+            .filter(|&&r| (r & empty).count_ones() % 2 == 1)
+            .fold(0, |acc, r| acc | r);
+        squares(empty & odd).chain(squares(empty & !odd)).collect()
     }
 
-    /// The last few empty squares, searched in the general case's order and counting the
-    /// same nodes, without its bookkeeping (no move list, no ordering beyond parity).
-    fn few_squares(
+    /// A node with a few empty squares (at least two), searched in parity order without a
+    /// move list. The children's nodes are counted here, as `shallow` would count them.
+    fn parity_squares(
         &mut self,
         me: u64,
         opp: u64,
@@ -153,7 +110,7 @@ impl Solver<'_, '_> {
             let v = if order.len() == 2 {
                 -self.last_square(next_me, next_opp, rest)
             } else {
-                -self.few_squares(next_me, next_opp, -beta, -alpha.max(best), false, rest)
+                -self.parity_squares(next_me, next_opp, -beta, -alpha.max(best), false, rest)
             };
             if v > best {
                 best = v;
@@ -170,7 +127,7 @@ impl Solver<'_, '_> {
             return final_score(me, opp, order.len() as i32);
         }
         self.ctx.stats.nodes += 1;
-        -self.few_squares(opp, me, -beta, -alpha, true, empty)
+        -self.parity_squares(opp, me, -beta, -alpha, true, empty)
     }
 
     /// One empty square left: whoever can play there does, then the game is over.
