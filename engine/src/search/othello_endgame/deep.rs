@@ -69,17 +69,17 @@ impl Solver<'_, '_> {
         let mut hash_square = None;
         if let Some(tt) = self.ctx.tt.as_deref() {
             self.ctx.stats.tt_probes += 1;
-            if let Some(entry) = tt.probe(key) {
+            // Only proven entries count here, their move too: the best moves of the
+            // heuristic iterations before a solve order worse than fastest-first.
+            if let Some(entry) = tt.probe(key).filter(Entry::proven) {
                 hash_square = entry_square(&entry);
-                if entry.proven() {
-                    self.ctx.stats.tt_hits += 1;
-                    let (lower, upper) = (entry.lower(), entry.upper());
-                    if lower >= hi || upper <= lo || lower == upper {
-                        return if lower >= hi { lower } else { upper };
-                    }
-                    lo = lo.max(lower);
-                    hi = hi.min(upper);
+                self.ctx.stats.tt_hits += 1;
+                let (lower, upper) = (entry.lower(), entry.upper());
+                if lower >= hi || upper <= lo || lower == upper {
+                    return if lower >= hi { lower } else { upper };
                 }
+                lo = lo.max(lower);
+                hi = hi.min(upper);
             }
         }
 
