@@ -85,6 +85,8 @@ fn started() -> Engine {
     let mut e = Engine::start(&[]);
     e.send("nboard 2");
     assert_eq!(e.line(), "set myname gamesearch");
+    // Ready at once: the GUI shows "Loading" until a status line.
+    assert_eq!(e.line(), "status");
     e
 }
 
@@ -205,8 +207,56 @@ fn hint_move_learn_analyze_and_exact_solves() {
         .rev()
         .find(|l| l.starts_with("search "))
         .unwrap();
-    assert!(last.ends_with(" 0 20@100%"), "{last}");
+    // A proven result is `100%`, which NBoard shows as exact.
+    assert!(last.ends_with(" 0 100%"), "{last}");
     assert!(last.contains(" 38.00 "), "FFO #40 is +38: {last}");
+    // `analysis` values are from Black's view: +38 before and after Black's best move,
+    // though White is to move after it.
+    e.send("move A2");
+    e.send("analyze");
+    let lines = e.until("status");
+    let values: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("analysis "))
+        .map(String::as_str)
+        .collect();
+    assert_eq!(values, ["analysis 1 38.00", "analysis 0 38.00"]);
+}
+
+#[test]
+fn a_move_keeps_to_the_games_clock() {
+    let mut e = started();
+    // One second for each side, and depth 20 asked: the clock wins.
+    let game = EXAMPLE_GAME.replace("TI[15:00]", "TI[0:01]");
+    e.send(&format!("set game {game}"));
+    e.send("set depth 20");
+    let asked = std::time::Instant::now();
+    e.send("go");
+    let lines = e.until("===");
+    assert!(
+        asked.elapsed() < Duration::from_secs(10),
+        "a one-second game took {:?}: {lines:?}",
+        asked.elapsed()
+    );
+}
+
+#[test]
+fn nodestats_every_second_during_a_long_hint() {
+    let mut e = started();
+    e.send(&format!("set game {EXAMPLE_GAME}"));
+    e.send("set depth 40");
+    e.send("hint 1");
+    std::thread::sleep(Duration::from_millis(2600));
+    e.send("ping 9");
+    let lines = e.until("pong");
+    let stats: Vec<u64> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("nodestats "))
+        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(stats.len() >= 2, "{lines:?}");
+    assert!(stats.windows(2).all(|w| w[0] <= w[1]), "{stats:?}");
+    assert!(stats[0] > 0, "{stats:?}");
 }
 
 #[test]
@@ -245,4 +295,33 @@ fn nboard_mode_by_flag_and_version_mismatch() {
             .starts_with("status this engine speaks NBoard protocol 2")
     );
     assert_eq!(old.line(), "set myname gamesearch");
+    assert_eq!(old.line(), "status");
+}
+
+#[test]
+fn hint_64_values_every_move() {
+    let mut e = started();
+    e.send(&format!("set game {EXAMPLE_GAME}"));
+    e.send("set depth 2");
+    e.send("hint 64");
+    let lines = e.until("status");
+    let searches: Vec<&String> = lines.iter().filter(|l| l.starts_with("search ")).collect();
+    // Two iterations, a line for each of White's 11 legal moves in each, best first.
+    assert_eq!(searches.len(), 22, "{lines:?}");
+    let mut moves: Vec<&str> = searches[11..]
+        .iter()
+        .map(|l| l.split(' ').nth(1).unwrap().split('-').next().unwrap())
+        .collect();
+    let values: Vec<f64> = searches[11..]
+        .iter()
+        .map(|l| l.split(' ').nth(2).unwrap().parse().unwrap())
+        .collect();
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
+    moves.sort_unstable();
+    assert_eq!(
+        moves,
+        [
+            "B5", "B6", "C4", "C6", "D6", "G3", "G4", "G5", "G6", "G7", "G8"
+        ]
+    );
 }

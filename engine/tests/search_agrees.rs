@@ -161,3 +161,94 @@ fn kalah_6x6() {
 fn kalah_commercial_rules() {
     with_position!(start("kalah4x3-noemptycapture-endwhenstuck"), p => check_game(p, 0..20, &[1, 2, 3, 5], 300, 7));
 }
+
+/// Multi-PV: every ranked move carries its own negamax value at the search's depth, ranks
+/// best first, each legal move at most once, `k` of them (or all).
+fn check_multipv<G: Searchable>(
+    start: G,
+    plies: std::ops::Range<usize>,
+    depths: &[i32],
+    count: usize,
+    seed: u64,
+) {
+    let mut rng = Rng(seed);
+    let mut tt = TranspositionTable::new(1);
+    for i in 0..count {
+        let position = random_position(start, &mut rng, plies.clone());
+        let depth = depths[i % depths.len()];
+        let mut legal = MoveList::new();
+        position.generate_moves(&mut legal);
+        for (algorithm, k) in [(Algorithm::Mtdf, usize::MAX), (Algorithm::NegaScout, 2)] {
+            let params = SearchParams {
+                algorithm,
+                ..SearchParams::default()
+            };
+            let limits = Limits {
+                depth: Some(depth as u32),
+                multipv: k,
+                ..Limits::default()
+            };
+            tt.clear();
+            let result = search(&position, &mut tt, &params, &limits, &mut |_| {});
+            let what = format!("{algorithm} multipv {k} depth {depth} on {position}");
+            let last = result.iterations.last().expect("an iteration");
+            let lines: Vec<(G::Move, i32, Vec<G::Move>)> =
+                std::iter::once((last.best_move, last.score.value, last.pv.clone()))
+                    .chain(
+                        last.alternatives
+                            .iter()
+                            .map(|a| (a.mv, a.score.value, a.pv.clone())),
+                    )
+                    .collect();
+            assert_eq!(lines.len(), k.min(legal.len()), "{what}");
+            assert_eq!(lines[0].1, reference(&position, depth), "{what}");
+            for (rank, (mv, value, pv)) in lines.iter().enumerate() {
+                assert_eq!(
+                    *value,
+                    move_value(&position, *mv, depth),
+                    "rank {rank}: {what}"
+                );
+                assert_eq!(pv.first(), Some(mv), "rank {rank}: {what}");
+                assert!(lines[..rank].iter().all(|l| l.0 != *mv), "{what}");
+                if rank > 0 {
+                    assert!(lines[rank - 1].1 >= *value, "{what}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn multipv_values_every_move_as_negamax() {
+    with_position!(start("othello6x6"), p => check_multipv(p, 0..24, &[1, 2, 3, 4], 200, 8));
+    with_position!(start("othello8x8"), p => check_multipv(p, 48..58, &[1, 2, 3, 4], 200, 9));
+    with_position!(start("kalah6x4"), p => check_multipv(p, 0..30, &[1, 2, 3, 4], 200, 10));
+}
+
+#[test]
+fn multipv_solves_value_every_move_exactly() {
+    use engine::search::Goal;
+    let mut rng = Rng(11);
+    let mut tt = TranspositionTable::new(1);
+    with_position!(start("othello8x8"), start => {
+        for _ in 0..100 {
+            let position = random_position(start, &mut rng, 50..58);
+            let limits = Limits {
+                goal: Goal::Exact,
+                multipv: usize::MAX,
+                ..Limits::default()
+            };
+            tt.clear();
+            let result = search(&position, &mut tt, &SearchParams::default(), &limits, &mut |_| {});
+            let last = result.iterations.last().expect("an iteration");
+            let mut legal = MoveList::new();
+            position.generate_moves(&mut legal);
+            assert_eq!(last.alternatives.len() + 1, legal.len(), "{position}");
+            for (mv, value) in std::iter::once((last.best_move, last.score.value))
+                .chain(last.alternatives.iter().map(|a| (a.mv, a.score.value)))
+            {
+                assert_eq!(value, move_value(&position, mv, 64), "{mv} on {position}");
+            }
+        }
+    });
+}

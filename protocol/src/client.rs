@@ -14,7 +14,7 @@ use wait_timeout::ChildExt;
 
 use crate::{
     Algorithm, BestMove, Command, Endpoint, Go, Info, Message, OptionSpec, PROTOCOL_VERSION,
-    ParseError,
+    ParseError, StderrTail,
 };
 
 /// What the engine sent.
@@ -127,6 +127,8 @@ pub struct Client {
     child: Option<Child>,
     /// A handle on the TCP connection, to close it for the reader thread too.
     socket: Option<TcpStream>,
+    /// A child's last lines on its standard error (which still reach ours too).
+    stderr: Option<StderrTail>,
     endpoint: Endpoint,
 }
 
@@ -147,6 +149,7 @@ impl Client {
     pub fn start(endpoint: &Endpoint, notify: Option<Notify>) -> Result<Client, ClientError> {
         let (tx, events) = crossbeam_channel::unbounded();
         let mut socket = None;
+        let mut stderr = None;
         let (input, child): (Box<dyn Write + Send>, Option<Child>) = match endpoint {
             Endpoint::Command(words) => {
                 let spawn_error = |source| ClientError::Spawn {
@@ -160,9 +163,10 @@ impl Client {
                     .args(args)
                     .stdin(Stdio::piped())
                     .stdout(Stdio::piped())
-                    .stderr(Stdio::inherit())
+                    .stderr(Stdio::piped())
                     .spawn()
                     .map_err(spawn_error)?;
+                stderr = child.stderr.take().map(|e| StderrTail::capture(e, true));
                 let stdout = child.stdout.take().expect("stdout was piped");
                 let stdin: ChildStdin = child.stdin.take().expect("stdin was piped");
                 spawn_reader(stdout, tx, notify);
@@ -185,8 +189,15 @@ impl Client {
             events,
             child,
             socket,
+            stderr,
             endpoint: endpoint.clone(),
         })
+    }
+
+    /// A child engine's last lines on its standard error (none over TCP).
+    #[must_use]
+    pub fn stderr_tail(&self) -> Option<&StderrTail> {
+        self.stderr.as_ref()
     }
 
     /// Where this engine is.

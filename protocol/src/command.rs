@@ -173,6 +173,27 @@ pub struct Go {
     pub infinite: bool,
     /// A word echoed by every `info` and the `bestmove` of this search.
     pub id: Option<String>,
+    /// Value this many of the best moves, each with its own score and PV (`info ...
+    /// multipv <rank>`), instead of the best one only.
+    pub multipv: Option<MultiPv>,
+}
+
+/// How many root moves a search values (`go ... multipv <n>|all`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MultiPv {
+    /// The n best (at least 1).
+    Best(u32),
+    /// Every legal move.
+    All,
+}
+
+impl fmt::Display for MultiPv {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MultiPv::Best(n) => n.fmt(f),
+            MultiPv::All => f.write_str("all"),
+        }
+    }
 }
 
 impl FromStr for Command {
@@ -297,6 +318,19 @@ fn parse_go(t: &mut Tokens<'_>) -> Result<Go, ParseError> {
                 let id = t.expect("search id")?.to_string();
                 set_once(&mut go.id, "id", id)?;
             }
+            "multipv" => {
+                let k = match t.peek() {
+                    Some("all") => {
+                        t.next();
+                        MultiPv::All
+                    }
+                    _ => MultiPv::Best(positive(
+                        t.value("multipv", "a whole number of at least 1, or all")?,
+                        "multipv",
+                    )?),
+                };
+                set_once(&mut go.multipv, "multipv", k)?;
+            }
             other => match Algorithm::from_name(other) {
                 Some(a) => set_once(&mut go.algorithm, "algorithm", a)?,
                 None => return Err(t.unexpected(other)),
@@ -394,6 +428,9 @@ impl fmt::Display for Go {
         }
         if self.infinite {
             f.write_str(" infinite")?;
+        }
+        if let Some(k) = self.multipv {
+            write!(f, " multipv {k}")?;
         }
         if let Some(id) = &self.id {
             write!(f, " id {id}")?;

@@ -94,6 +94,8 @@ pub struct Info {
     pub id: Option<String>,
     /// Iteration depth.
     pub depth: Option<Depth>,
+    /// With `go ... multipv`: the rank (from 1) of the move this line values.
+    pub multipv: Option<u32>,
     /// Present on the line of an MTD(f) pass.
     pub pass: Option<PassInfo>,
     /// The score (of the pass, on a pass line).
@@ -122,6 +124,17 @@ impl Info {
             match word {
                 "id" => set_once(&mut info.id, "id", t.expect("search id")?.to_string())?,
                 "depth" => set_once(&mut info.depth, "depth", t.expect("depth")?.parse()?)?,
+                "multipv" => {
+                    let rank = t.value("multipv", "a rank of at least 1")?;
+                    if rank == 0 {
+                        return Err(ParseError::BadValue {
+                            key: "multipv",
+                            value: "0".into(),
+                            expected: "a rank of at least 1",
+                        });
+                    }
+                    set_once(&mut info.multipv, "multipv", rank)?;
+                }
                 "pass" => {
                     let number = t.value("pass", "a pass number")?;
                     t.keyword("beta")?;
@@ -219,6 +232,9 @@ impl fmt::Display for Info {
         }
         if let Some(d) = self.depth {
             write!(f, " depth {d}")?;
+        }
+        if let Some(rank) = self.multipv {
+            write!(f, " multipv {rank}")?;
         }
         if let Some(p) = self.pass {
             let (lo, hi) = p.interval;

@@ -12,14 +12,16 @@ mod endpoint;
 mod error;
 mod info;
 mod message;
+mod stderr_tail;
 mod tokens;
 
 pub use client::{Client, ClientError, Event, Handshake, SearchOutcome};
-pub use command::{Algorithm, Command, Go, Goal, MAX_DEPTH, PositionStart, TimeControl};
+pub use command::{Algorithm, Command, Go, Goal, MAX_DEPTH, MultiPv, PositionStart, TimeControl};
 pub use endpoint::{Endpoint, EndpointError};
 pub use error::ParseError;
 pub use info::{Bound, Depth, Info, PassInfo, Proof, Score};
 pub use message::{BestMove, Message, OptionKind, OptionSpec};
+pub use stderr_tail::{STDERR_TAIL_LINES, StderrTail};
 
 /// The protocol version this crate speaks (sent in `hello` and answered in `protocol`).
 pub const PROTOCOL_VERSION: u32 = 1;

@@ -3,8 +3,8 @@
 
 use proptest::prelude::*;
 use protocol::{
-    Algorithm, BestMove, Bound, Command, Depth, Go, Goal, Info, Message, OptionKind, OptionSpec,
-    PassInfo, PositionStart, Proof, Score, TimeControl,
+    Algorithm, BestMove, Bound, Command, Depth, Go, Goal, Info, Message, MultiPv, OptionKind,
+    OptionSpec, PassInfo, PositionStart, Proof, Score, TimeControl,
 };
 
 fn word() -> impl Strategy<Value = String> {
@@ -36,10 +36,14 @@ fn go() -> impl Strategy<Value = Go> {
             prop::option::of(prop::sample::select(vec![Goal::Solve, Goal::Wld])),
             any::<bool>(),
             prop::option::of(word()),
+            prop::option::of(prop_oneof![
+                (1u32..300).prop_map(MultiPv::Best),
+                Just(MultiPv::All),
+            ]),
         ),
     )
         .prop_map(
-            |((algorithm, depth, movetime, nodes), (time, goal, infinite, id))| {
+            |((algorithm, depth, movetime, nodes), (time, goal, infinite, id, multipv))| {
                 let mut go = Go {
                     algorithm,
                     depth,
@@ -49,6 +53,7 @@ fn go() -> impl Strategy<Value = Go> {
                     goal,
                     infinite,
                     id,
+                    multipv,
                 };
                 if goal.is_some() {
                     go.depth = None;
@@ -110,6 +115,7 @@ fn info() -> impl Strategy<Value = Info> {
             ]),
             prop::option::of((1u32..40, -100i32..100, -100i32..100)),
             prop::option::of(score()),
+            prop::option::of(1u32..100),
         ),
         (
             prop::option::of(any::<u64>()),
@@ -122,7 +128,12 @@ fn info() -> impl Strategy<Value = Info> {
         prop::option::of(text()),
     )
         .prop_map(
-            |((id, depth, pass, score), (nodes, nps, time, tthits, hashfull), pv, string)| {
+            |(
+                (id, depth, pass, score, multipv),
+                (nodes, nps, time, tthits, hashfull),
+                pv,
+                string,
+            )| {
                 let pass = pass.map(|(number, beta, lo)| PassInfo {
                     number,
                     beta,
@@ -137,6 +148,7 @@ fn info() -> impl Strategy<Value = Info> {
                     None => Info {
                         id,
                         depth,
+                        multipv,
                         pass,
                         score,
                         nodes,

@@ -282,3 +282,177 @@ fn an_nboard_engine_plays_the_same_games_as_the_native_one() {
         );
     }
 }
+
+#[test]
+fn an_nboard_engine_that_answers_only_with_its_chosen_line_is_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("edax-like.jsonl");
+    let fixture = env!("CARGO_BIN_EXE_fixture-engine");
+    run_match(&[
+        "--engine",
+        "name=ours depth=1",
+        "--engine",
+        &format!("name=edax-like nboard='{fixture} nboard'"),
+        "--opening-plies",
+        "1",
+        "--games",
+        "2",
+        "--results",
+        file.to_str().unwrap(),
+    ]);
+    let games = results(&file);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert_eq!(g.termination, Termination::Normal, "{g:?}");
+        // Ours always reports a depth; the fixture's moves have none, but the score of
+        // its `===` line and the nodes of its `nodestats`.
+        let theirs: Vec<_> = g.moves.iter().filter(|p| p.depth.is_none()).collect();
+        assert!(2 * theirs.len() + 1 >= g.moves.len(), "{g:?}");
+        for ply in theirs {
+            assert_eq!((ply.score, ply.nodes), (Some(3), Some(4242)), "{g:?}");
+        }
+    }
+}
+
+#[test]
+fn a_crashing_engine_s_last_stderr_lines_are_in_the_fault() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("crash.jsonl");
+    run_match(&[
+        "--game",
+        "othello6x6",
+        "--engine",
+        "name=good depth=1",
+        "--engine",
+        &format!("name=dying {}", fixture("stderr-crash")),
+        "--opening-plies",
+        "1",
+        "--games",
+        "2",
+        "--results",
+        file.to_str().unwrap(),
+    ]);
+    for g in results(&file) {
+        let fault = g.fault.expect("the fixture dies in every game");
+        assert_eq!(fault.engine, "dying");
+        assert!(
+            fault
+                .detail
+                .contains("fixture: loading weights | fixture: fatal: out of memory"),
+            "{}",
+            fault.detail
+        );
+    }
+}
+
+#[test]
+fn the_start_up_time_limit_is_an_option() {
+    let slow = format!("name=slow {}", fixture("slow-start 1500"));
+    let args = |limit: &'static str| -> Vec<String> {
+        [
+            "--game",
+            "othello4x4",
+            "--engine",
+            "name=quick depth=1",
+            "--engine",
+            &slow,
+            "--opening-plies",
+            "1",
+            "--games",
+            "2",
+            "--start-timeout",
+            limit,
+        ]
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+    };
+    let patient = run_match(&args("10000").iter().map(String::as_str).collect::<Vec<_>>());
+    let report = String::from_utf8_lossy(&patient.stdout);
+    assert!(!report.contains("stall"), "{report}");
+    let hasty = run_match(&args("300").iter().map(String::as_str).collect::<Vec<_>>());
+    let report = String::from_utf8_lossy(&hasty.stdout);
+    assert!(report.contains("stall 2"), "{report}");
+}
+
+#[test]
+fn shards_merged_give_the_whole_match_game_for_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = |file: &Path, shard: Option<&str>| -> Vec<String> {
+        let mut args: Vec<String> = [
+            "--game",
+            "othello4x4",
+            "--engine",
+            "name=a depth=1",
+            "--engine",
+            "name=b depth=2",
+            "--engine",
+            "name=c depth=3 algorithm=negascout",
+            "--opening-plies",
+            "2",
+            "--seed",
+            "7",
+            "--results",
+            file.to_str().unwrap(),
+        ]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+        if let Some(s) = shard {
+            args.extend(["--shard".to_string(), s.to_string()]);
+        }
+        args
+    };
+    let run = |args: Vec<String>| run_match(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let whole_file = dir.path().join("whole.jsonl");
+    let whole = run(args(&whole_file, None));
+    let shards: Vec<_> = (1..=3)
+        .map(|i| dir.path().join(format!("shard{i}.jsonl")))
+        .collect();
+    for (i, file) in shards.iter().enumerate() {
+        run(args(file, Some(&format!("{}/3", i + 1))));
+    }
+    let sizes: Vec<usize> = shards.iter().map(|f| results(f).len()).collect();
+    assert!(sizes.iter().all(|&n| n > 0 && n % 2 == 0), "{sizes:?}");
+    let merged_file = dir.path().join("merged.jsonl");
+    let merged = Command::new(engine_binary())
+        .args(["match", "merge", "-o", merged_file.to_str().unwrap()])
+        .args(&shards)
+        .output()
+        .unwrap();
+    assert!(
+        merged.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&merged.stdout),
+        String::from_utf8_lossy(&whole.stdout),
+        "the same report"
+    );
+    let untimed = |mut games: Vec<GameRecord>| {
+        games.sort_by_key(|g| g.index);
+        for g in &mut games {
+            for ply in &mut g.moves {
+                ply.time_ms = 0;
+            }
+        }
+        games
+    };
+    assert_eq!(
+        untimed(results(&merged_file)),
+        untimed(results(&whole_file))
+    );
+    // Files of different matches do not merge.
+    let other = dir.path().join("other.jsonl");
+    let mut other_args = args(&other, None);
+    other_args[3] = "name=a depth=2".into();
+    run(other_args);
+    let refused = Command::new(engine_binary())
+        .args(["match", "merge"])
+        .args([&whole_file, &other])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("differs"));
+}

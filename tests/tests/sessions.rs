@@ -40,6 +40,7 @@ both_transports!(
     searches_agree_with_the_library,
     every_algorithm_finds_the_negamax_value,
     mtdf_pass_lines_show_the_bounds_converging,
+    multipv_values_the_best_moves_each_with_its_line,
     stop_ends_an_infinite_search_and_isready_answers_during_it,
     every_bad_input_is_answered_and_the_session_goes_on,
     newgame_makes_a_search_repeat_exactly,
@@ -189,6 +190,57 @@ fn every_algorithm_finds_the_negamax_value(client: &mut Client) {
                 .is_ok()
         );
     }
+}
+
+fn multipv_values_the_best_moves_each_with_its_line(client: &mut Client) {
+    let (position, moves) = test_position("othello8x8", 3, 10);
+    client
+        .command(&position_command("othello8x8", &moves), PATIENCE)
+        .unwrap();
+    let legal = position.legal_moves();
+    for (k, expected) in [
+        (protocol::MultiPv::Best(3), 3.min(legal.len())),
+        (protocol::MultiPv::All, legal.len()),
+    ] {
+        let go = Go {
+            multipv: Some(k),
+            ..go(3, "ranks")
+        };
+        let outcome = client.search(&go, PATIENCE).unwrap();
+        // Each iteration: ranks 1..=expected, each line's PV starting with its own move.
+        for depth in 1..=3 {
+            let lines: Vec<_> = outcome
+                .infos
+                .iter()
+                .filter(|i| i.depth == Some(Depth::Plies(depth)) && i.multipv.is_some())
+                .collect();
+            let ranks: Vec<u32> = lines.iter().filter_map(|i| i.multipv).collect();
+            assert_eq!(
+                ranks,
+                (1..=expected as u32).collect::<Vec<_>>(),
+                "{k} depth {depth}"
+            );
+            let mut firsts: Vec<&String> = lines.iter().map(|i| &i.pv[0]).collect();
+            let scores: Vec<i32> = lines.iter().map(|i| i.score.unwrap().value).collect();
+            assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+            firsts.sort();
+            firsts.dedup();
+            assert_eq!(firsts.len(), expected);
+            assert!(firsts.iter().all(|m| legal.contains(m)));
+        }
+        // The best move is rank 1's.
+        let best = outcome.best.mv.clone().unwrap();
+        let first = outcome
+            .infos
+            .iter()
+            .rev()
+            .find(|i| i.multipv == Some(1))
+            .unwrap();
+        assert_eq!(first.pv[0], best);
+    }
+    // Without multipv no line carries the field.
+    let plain = client.search(&go(3, "plain"), PATIENCE).unwrap();
+    assert!(plain.infos.iter().all(|i| i.multipv.is_none()));
 }
 
 fn mtdf_pass_lines_show_the_bounds_converging(client: &mut Client) {

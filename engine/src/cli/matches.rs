@@ -4,14 +4,19 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use clap::Args;
+use clap::{Args, Subcommand};
 use engine::game::GameId;
 use engine::match_runner::stats::Sprt;
-use engine::match_runner::{self, Clock, EngineSpec, GameRules, MatchConfig, openings};
+use engine::match_runner::{
+    self, Clock, EngineSpec, GameRules, MatchConfig, Shard, merge_records, merged_tally, openings,
+};
 use protocol::Endpoint;
 
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct MatchArgs {
+    #[command(subcommand)]
+    action: Option<MatchAction>,
     /// An engine: "name=A depth=6 algorithm=negascout hash=32 option.MidDepth=8" with
     /// cmd='<command line>', tcp=<host:port>, or nboard='<command line>' for an engine
     /// that speaks NBoard (default: this engine binary). Give two or more.
@@ -55,6 +60,10 @@ pub struct MatchArgs {
     /// moves limited by depth or nodes only, the whole wait.
     #[arg(long, value_name = "MS", default_value_t = 60_000)]
     move_timeout: u64,
+    /// How long an engine may take to start and answer its handshake (ms): generous, as
+    /// some engines search before their first reply.
+    #[arg(long, value_name = "MS", default_value_t = 120_000)]
+    start_timeout: u64,
     /// Append every finished game to this file (JSON lines).
     #[arg(long, value_name = "FILE")]
     results: Option<PathBuf>,
@@ -67,12 +76,33 @@ pub struct MatchArgs {
     /// Stop when decided: elo0,elo1,alpha,beta (two engines), e.g. 0,10,0.05,0.05.
     #[arg(long, value_name = "E0,E1,A,B")]
     sprt: Option<String>,
+    /// Play only the i-th of n disjoint parts of the schedule (the same openings, seeds and
+    /// pairs as the whole match), e.g. 3/8; `engine match merge` combines the parts.
+    #[arg(long, value_name = "I/N", requires = "results")]
+    shard: Option<Shard>,
     /// A built-in experiment instead: `seeds-kalah` replays docs/algorithms.md §001 (Kalah 6x6, depths 2..8).
     #[arg(long, conflicts_with = "engines")]
     preset: Option<String>,
 }
 
+#[derive(Debug, Subcommand)]
+enum MatchAction {
+    /// Combine the results files of a match's shards (`--shard i/n`) and print the report
+    /// the whole match gives.
+    Merge {
+        /// The shards' results files (JSON lines).
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Also write the merged games, in the schedule's order, to this results file.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+}
+
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
+    if let Some(MatchAction::Merge { files, output }) = &args.action {
+        return merge(files, output.as_deref());
+    }
     if let Some(preset) = &args.preset {
         return match preset.as_str() {
             "seeds-kalah" => Ok(match_runner::seeds::run(&mut std::io::stdout(), 32)?),
@@ -110,6 +140,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             clock: args.clock.as_deref().map(parse_clock).transpose()?,
             adjudicate_empties: args.adjudicate,
             move_timeout: Duration::from_millis(args.move_timeout),
+            start_timeout: Duration::from_millis(args.start_timeout),
         },
         openings,
         rounds: args.rounds,
@@ -121,9 +152,24 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         ggf: args.ggf.clone(),
         resume: args.resume,
         sprt,
+        shard: args.shard,
     };
     let tally = match_runner::run(&config)?;
     print!("{}", tally.report(config.sprt.as_ref()));
+    Ok(())
+}
+
+/// `engine match merge`: the shards' records, one per game, and their report.
+fn merge(files: &[PathBuf], output: Option<&std::path::Path>) -> anyhow::Result<()> {
+    let records = merge_records(files)?;
+    if records.is_empty() {
+        bail!("no games in {} file(s)", files.len());
+    }
+    if let Some(path) = output {
+        match_runner::write_results(path, &records)?;
+    }
+    eprintln!("merged {} games from {} files", records.len(), files.len());
+    print!("{}", merged_tally(&records).report(None));
     Ok(())
 }
 

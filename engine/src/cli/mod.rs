@@ -77,7 +77,7 @@ enum Command {
     /// Fixed benchmark with a node-count signature; --ffo solves FFO endgame positions.
     Bench(bench::BenchArgs),
     /// Play engines against each other: openings, clocks, faults, Elo, SPRT, results file.
-    Match(matches::MatchArgs),
+    Match(Box<matches::MatchArgs>),
 }
 
 impl Cli {

@@ -85,6 +85,19 @@ pub enum MatchError {
     /// An opening that cannot be read.
     #[error(transparent)]
     Opening(#[from] OpeningError),
+    /// Two results files with different records of one game.
+    #[error("game {index} differs between {} and {}: not shards of one match", first.display(), second.display())]
+    MergeConflict {
+        /// The game (0-based).
+        index: usize,
+        /// The file that had it first.
+        first: PathBuf,
+        /// The file with the other record.
+        second: PathBuf,
+    },
+    /// A sequential probability ratio test over a shard of a match.
+    #[error("--sprt decides on the whole match, not on one shard")]
+    ShardSprt,
 }
 
 /// Why an opening (or an openings file) cannot be used.

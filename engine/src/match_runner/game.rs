@@ -33,6 +33,9 @@ pub struct GameRules {
     /// Longest wait for a move beyond the move's own time (or in total for depth- and
     /// node-limited moves).
     pub move_timeout: Duration,
+    /// Longest wait for an engine to start and answer its handshake (some search before
+    /// their first reply, e.g. Edax without an opening book).
+    pub start_timeout: Duration,
 }
 
 /// A game of the schedule.

@@ -14,6 +14,7 @@ pub mod openings;
 mod player;
 mod record;
 pub mod seeds;
+mod shard;
 mod spec;
 pub mod stats;
 mod tally;
@@ -22,7 +23,8 @@ pub use error::{MatchError, OpeningError};
 pub use fault::FaultKind;
 pub use game::{Clock, GameRules, ScheduledGame};
 pub use openings::Opening;
-pub use record::{GameRecord, GameResult, Termination, read_results};
+pub use record::{GameRecord, GameResult, Termination, read_results, write_results};
+pub use shard::{Shard, merge_records, merged_tally};
 pub use spec::{EngineSpec, SpecError};
 pub use tally::Tally;
 
@@ -72,6 +74,8 @@ pub struct MatchConfig {
     pub resume: bool,
     /// Stop when this test is decided (two engines).
     pub sprt: Option<Sprt>,
+    /// Play only this part of the schedule.
+    pub shard: Option<Shard>,
 }
 
 /// The games of a match, in order.
@@ -139,13 +143,21 @@ pub fn run(config: &MatchConfig) -> Result<Tally, MatchError> {
             });
         }
     }
+    if config.shard.is_some() && config.sprt.is_some() {
+        return Err(MatchError::ShardSprt);
+    }
     let games = schedule(config);
+    let mine = |g: &ScheduledGame| config.shard.is_none_or(|s| s.plays(g.index));
+    let planned = games.iter().filter(|g| mine(g)).count();
     eprintln!(
-        "match: {} engines, {}, {} openings, {} games, {} at once",
+        "match: {} engines, {}, {} openings, {planned} games{}, {} at once",
         config.engines.len(),
         config.rules.game,
         config.openings.len(),
-        games.len(),
+        config
+            .shard
+            .map(|s| format!(" (shard {s} of a {}-game schedule)", games.len()))
+            .unwrap_or_default(),
         config.concurrency
     );
     let mut tally = Tally::new(names.clone());
@@ -161,7 +173,8 @@ pub fn run(config: &MatchConfig) -> Result<Tally, MatchError> {
         }
         for record in &previous {
             let same = games.get(record.index).is_some_and(|planned| {
-                record.first == names[planned.first]
+                mine(planned)
+                    && record.first == names[planned.first]
                     && record.second == names[planned.second]
                     && record.opening == planned.opening.to_string()
             });
@@ -196,8 +209,11 @@ pub fn run(config: &MatchConfig) -> Result<Tally, MatchError> {
         }
         None => None,
     };
-    let pending: Vec<&ScheduledGame> = games.iter().filter(|g| !done.contains(&g.index)).collect();
-    let progress = Progress::new(games.len(), done.len());
+    let pending: Vec<&ScheduledGame> = games
+        .iter()
+        .filter(|g| mine(g) && !done.contains(&g.index))
+        .collect();
+    let progress = Progress::new(planned, done.len());
     progress.update(&tally);
     let stop = AtomicBool::new(
         config
@@ -216,7 +232,11 @@ pub fn run(config: &MatchConfig) -> Result<Tally, MatchError> {
             let results_tx = results_tx.clone();
             let stop = &stop;
             scope.spawn(move || {
-                let mut players: Vec<Player<'_>> = config.engines.iter().map(Player::new).collect();
+                let mut players: Vec<Player<'_>> = config
+                    .engines
+                    .iter()
+                    .map(|spec| Player::new(spec, config.rules.start_timeout))
+                    .collect();
                 let mut solver = None;
                 while let Ok(game) = jobs.recv() {
                     if stop.load(Ordering::Relaxed) {

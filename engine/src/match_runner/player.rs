@@ -5,14 +5,11 @@ use std::time::{Duration, Instant};
 use protocol::{Client, Command, Endpoint, Go, PositionStart};
 
 use super::fault::{Fault, FaultKind, Reply};
-use super::nboard_player::NboardEngine;
+use super::nboard_player::{NboardEngine, STDERR_WAIT};
 use super::openings::Opening;
 use super::spec::EngineSpec;
 use crate::game::{AnyPosition, GameId};
 use crate::ggf::GgfGame;
-
-/// How long an engine may take to start and answer the handshake.
-const START_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// How the runner talks to a running engine.
 enum Backend {
@@ -25,15 +22,18 @@ enum Backend {
 /// A participant with its connection, if one is open.
 pub struct Player<'a> {
     spec: &'a EngineSpec,
+    /// How long the engine may take to start and answer the handshake (or a command).
+    start_timeout: Duration,
     backend: Option<Backend>,
 }
 
 impl<'a> Player<'a> {
     /// A player not started yet.
     #[must_use]
-    pub fn new(spec: &'a EngineSpec) -> Player<'a> {
+    pub fn new(spec: &'a EngineSpec, start_timeout: Duration) -> Player<'a> {
         Player {
             spec,
+            start_timeout,
             backend: None,
         }
     }
@@ -50,8 +50,14 @@ impl<'a> Player<'a> {
     /// A [`Fault`] when the engine cannot be started or refuses.
     pub fn new_game(&mut self) -> Result<(), Fault> {
         // An NBoard engine sees a new game in its first `set game`.
+        let timeout = self.start_timeout;
         if let Backend::Native(client) = self.backend()? {
-            client.command(&Command::NewGame, START_TIMEOUT)?;
+            let result = client.command(&Command::NewGame, timeout);
+            if let Err(e) = result {
+                let fault = Backend::native_fault(client, e.into());
+                self.restart();
+                return Err(fault);
+            }
         }
         Ok(())
     }
@@ -74,18 +80,28 @@ impl<'a> Player<'a> {
                     detail: "NBoard engines are run as commands".into(),
                 });
             };
-            return Ok(Backend::Nboard(NboardEngine::start(words, START_TIMEOUT)?));
+            return Ok(Backend::Nboard(NboardEngine::start(
+                words,
+                self.start_timeout,
+            )?));
         }
         let mut client = Client::start(&self.spec.endpoint, None)?;
-        client.handshake(START_TIMEOUT)?;
-        for (name, value) in &self.spec.options {
-            let set = Command::SetOption {
-                name: name.clone(),
-                value: value.clone(),
-            };
-            client.command(&set, START_TIMEOUT)?;
+        let ready = client
+            .handshake(self.start_timeout)
+            .map(drop)
+            .and_then(|()| {
+                self.spec.options.iter().try_for_each(|(name, value)| {
+                    let set = Command::SetOption {
+                        name: name.clone(),
+                        value: value.clone(),
+                    };
+                    client.command(&set, self.start_timeout)
+                })
+            });
+        match ready {
+            Ok(()) => Ok(Backend::Native(client)),
+            Err(e) => Err(Backend::native_fault(&client, e.into())),
         }
-        Ok(Backend::Native(client))
     }
 
     /// Asks for a move in `opening` followed by `moves`, waiting at most `timeout`.
@@ -107,9 +123,12 @@ impl<'a> Player<'a> {
             moves: opening.moves.iter().chain(moves).cloned().collect(),
         };
         let result = match self.backend() {
-            Ok(Backend::Native(client)) => search(client, &position, go, timeout),
+            Ok(Backend::Native(client)) => {
+                search(client, &position, go, timeout).map_err(|f| Backend::native_fault(client, f))
+            }
             Ok(Backend::Nboard(engine)) => nboard_game(game, opening, moves)
-                .and_then(|ggf| engine.choose(&ggf, go.depth, timeout)),
+                .and_then(|ggf| engine.choose(&ggf, go.depth, timeout))
+                .map_err(|f| engine.with_stderr(f)),
             Err(fault) => Err(fault),
         };
         if result.is_err() {
@@ -121,6 +140,19 @@ impl<'a> Player<'a> {
     /// Ends the engine (a child is killed); the next use starts it again.
     pub fn restart(&mut self) {
         self.backend = None;
+    }
+}
+
+impl Backend {
+    /// `fault` of a native engine, with its last lines on its standard error.
+    fn native_fault(client: &Client, fault: Fault) -> Fault {
+        match client.stderr_tail() {
+            Some(tail) => Fault {
+                detail: tail.annotate(&fault.detail, STDERR_WAIT),
+                ..fault
+            },
+            None => fault,
+        }
     }
 }
 

@@ -158,6 +158,25 @@ impl ResultsFile {
     }
 }
 
+/// Writes `records` to a new results file (an existing file is never overwritten).
+///
+/// # Errors
+/// When the file exists or cannot be written.
+pub fn write_results(path: &Path, records: &[GameRecord]) -> Result<(), MatchError> {
+    let error = file_error("write", path);
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(error)?;
+    for record in records {
+        let mut line = serde_json::to_string(record).map_err(|e| error(e.into()))?;
+        line.push('\n');
+        file.write_all(line.as_bytes()).map_err(error)?;
+    }
+    file.sync_data().map_err(error)
+}
+
 /// Reads the records of a results file. A last line cut short by an interruption is
 /// ignored (its game is played again); any other bad line is an error.
 ///

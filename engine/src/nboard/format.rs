@@ -3,24 +3,36 @@
 use crate::game::Game;
 use crate::game::othello::{Othello, OthelloMove};
 use crate::ggf::move_text;
-use crate::search::{DEPTH_TO_END, Iteration, Proof};
+use crate::search::{DEPTH_TO_END, Iteration, Proof, Score};
 
-/// `search F5-D6-C3 -1.00 0 12`, with depth `<empties>@100%` for an exact solve and
-/// `<empties>@100%W` for a win/loss/draw proof.
-pub(super) fn search_line(position: &Othello, it: &Iteration<OthelloMove>) -> String {
-    let pv: Vec<String> = it.pv.iter().map(|&m| move_text(m)).collect();
+/// `search F5-D6-C3 -1.00 0 12`, with depth `100%` for an exact solve and `100%W` for a
+/// win/loss/draw proof (NBoard then shows the value as exact, or as a win, loss or draw).
+fn search_line(position: &Othello, depth: i32, score: Score, pv: &[OthelloMove]) -> String {
+    let pv: Vec<String> = pv.iter().map(|&m| move_text(m)).collect();
     let empties = position.empties().unwrap_or(0);
-    let depth = match it.score.proof {
-        Proof::Exact => format!("{empties}@100%"),
-        Proof::WinLossDraw => format!("{empties}@100%W"),
-        Proof::Heuristic if it.depth >= DEPTH_TO_END => empties.to_string(),
-        Proof::Heuristic => it.depth.to_string(),
+    let depth = match score.proof {
+        Proof::Exact => "100%".to_string(),
+        Proof::WinLossDraw => "100%W".to_string(),
+        Proof::Heuristic if depth >= DEPTH_TO_END => empties.to_string(),
+        Proof::Heuristic => depth.to_string(),
     };
     format!(
         "search {} {:.2} 0 {depth}",
         pv.join("-"),
-        f64::from(it.score.value)
+        f64::from(score.value)
     )
+}
+
+/// The `search` lines of an iteration: the best move's, then one per further ranked move
+/// (`hint n` with n > 1), each PV starting with the move it values.
+pub(super) fn search_lines(position: &Othello, it: &Iteration<OthelloMove>) -> Vec<String> {
+    std::iter::once(search_line(position, it.depth, it.score, &it.pv))
+        .chain(
+            it.alternatives
+                .iter()
+                .map(|alt| search_line(position, it.depth, alt.score, &alt.pv)),
+        )
+        .collect()
 }
 
 /// `=== F5/-1.00/0.52`: the move chosen, its value for the mover, seconds taken.

@@ -8,20 +8,26 @@
 //! ignored, as the specification asks; a known command that cannot be used is answered
 //! with a `status` line saying why.
 
+mod clock;
 mod format;
 
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::RecvTimeoutError;
 
 use crate::ENGINE_NAME;
-use crate::game::Game;
 use crate::game::othello::{Othello, OthelloMove};
+use crate::game::{Game, Side};
 use crate::ggf::GgfGame;
 use crate::lines::{Line, read_line};
 use crate::search::{Limits, Report, SearchParams, TranspositionTable, search};
+
+/// How often a running search reports `nodestats`.
+const NODESTATS_INTERVAL: Duration = Duration::from_secs(1);
 
 /// The protocol version spoken.
 pub const NBOARD_VERSION: u32 = 2;
@@ -59,6 +65,8 @@ struct Session {
     out: Output,
     game: Option<GgfGame>,
     depth: Option<u32>,
+    /// Moves valued by the last `hint` (NBoard asks 64 to value every move).
+    hint_moves: usize,
     table: Arc<Mutex<TranspositionTable>>,
     running: Option<Running>,
 }
@@ -77,6 +85,7 @@ pub fn serve(
         out: Output(Arc::new(Mutex::new(output))),
         game: None,
         depth: None,
+        hint_moves: 1,
         table: Arc::new(Mutex::new(TranspositionTable::new(hash_mib))),
         running: None,
     };
@@ -127,11 +136,16 @@ impl Session {
                     ));
                 }
                 self.out.say(&format!("set myname {ENGINE_NAME}"));
+                // Ready: without a status line the GUI shows "Loading" until a search.
+                self.out.say("status");
             }
             "set" => self.set(&rest, line),
             "move" => self.play(rest.first().copied()),
-            "hint" => match rest.first().and_then(|n| n.parse::<u32>().ok()) {
-                Some(n) if n >= 1 => self.start(Task::Hint),
+            "hint" => match rest.first().and_then(|n| n.parse::<usize>().ok()) {
+                Some(n) if n >= 1 => {
+                    self.hint_moves = n;
+                    self.start(Task::Hint);
+                }
                 _ => self.status("hint needs a number of moves: hint <n>"),
             },
             "go" => self.start(Task::Move),
@@ -187,9 +201,17 @@ impl Session {
             self.status("move needs a move: move <mv>[/<eval>/<time>]");
             return;
         };
-        let square = text.split('/').next().unwrap_or_default();
-        if let Err(e) = game.push_text(square) {
-            self.status(&format!("cannot play '{text}': {e}"));
+        let mut parts = text.split('/');
+        let square = parts.next().unwrap_or_default();
+        // The time the mover used counts against its clock (`TI`).
+        let time = parts.nth(1).and_then(|t| t.trim().parse::<f64>().ok());
+        match game.push_text(square) {
+            Ok(()) => {
+                if let Some(last) = game.moves.last_mut() {
+                    last.time = time.filter(|t| t.is_finite() && *t >= 0.0);
+                }
+            }
+            Err(e) => self.status(&format!("cannot play '{text}': {e}")),
         }
     }
 
@@ -204,6 +226,7 @@ impl Session {
             task,
             game,
             depth: self.depth,
+            hint_moves: self.hint_moves,
             stop: Arc::clone(&stop),
             out: self.out.clone(),
             table: Arc::clone(&self.table),
@@ -230,25 +253,59 @@ struct Job {
     task: Task,
     game: GgfGame,
     depth: Option<u32>,
+    hint_moves: usize,
     stop: Arc<AtomicBool>,
     out: Output,
     table: Arc<Mutex<TranspositionTable>>,
 }
 
 impl Job {
-    /// As the native `go depth n` (or `go` without `set depth`).
-    fn limits(&self, position: &Othello) -> Limits {
+    /// As the native `go depth n` (or `go` without `set depth`); for a move, within the
+    /// share of the mover's clock that [`clock::move_budget`] allows.
+    fn limits(&self, position: &Othello, progress: &Arc<AtomicU64>) -> Limits {
         let base = match self.depth {
             Some(depth) => Limits::depth_or_solve(depth, position.empties()),
             None => Limits::default(),
         };
+        let movetime = match self.task {
+            Task::Move => clock::move_budget(&self.game),
+            Task::Hint | Task::Analyze => None,
+        };
         Limits {
+            movetime,
+            multipv: match self.task {
+                Task::Hint => self.hint_moves,
+                Task::Move | Task::Analyze => 1,
+            },
             stop: Some(Arc::clone(&self.stop)),
+            progress: Some(Arc::clone(progress)),
             ..base
         }
     }
 
+    /// Runs the task, with `nodestats` every [`NODESTATS_INTERVAL`] while it searches.
     fn run(self) {
+        let progress = Arc::new(AtomicU64::new(0));
+        let (done, finished) = crossbeam_channel::bounded::<()>(0);
+        let started = Instant::now();
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(NODESTATS_INTERVAL)
+                {
+                    if self.stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let nodes = progress.load(Ordering::Relaxed);
+                    let seconds = started.elapsed().as_secs_f64();
+                    self.out.say(&format!("nodestats {nodes} {seconds:.2}"));
+                }
+            });
+            self.search(&progress);
+            drop(done);
+        });
+    }
+
+    fn search(&self, progress: &Arc<AtomicU64>) {
         let mut table = self.table.lock().unwrap_or_else(PoisonError::into_inner);
         match self.task {
             Task::Move | Task::Hint => {
@@ -263,10 +320,12 @@ impl Job {
                 let started = Instant::now();
                 let mut report = |r: Report<'_, OthelloMove>| {
                     if let Report::Iteration(it) = r {
-                        self.out.say(&format::search_line(&position, it));
+                        for line in format::search_lines(&position, it) {
+                            self.out.say(&line);
+                        }
                     }
                 };
-                let limits = self.limits(&position);
+                let limits = self.limits(&position, progress);
                 let result = search(
                     &position,
                     &mut table,
@@ -299,7 +358,7 @@ impl Job {
                     let value = if position.is_terminal() {
                         position.final_score()
                     } else {
-                        let limits = self.limits(position);
+                        let limits = self.limits(position, progress);
                         let r = search(
                             position,
                             &mut table,
@@ -312,8 +371,13 @@ impl Job {
                         }
                         r.score.value
                     };
+                    // NBoard plots the game's values from Black's view.
+                    let black = match position.side_to_move() {
+                        Side::First => value,
+                        Side::Second => -value,
+                    };
                     self.out
-                        .say(&format!("analysis {made} {:.2}", f64::from(value)));
+                        .say(&format!("analysis {made} {:.2}", f64::from(black)));
                 }
                 self.out.say("status");
             }

@@ -3,9 +3,10 @@
 
 use super::limits::Clock;
 use super::node::Searcher;
+use super::root::RootOutcome;
 use super::{
-    Algorithm, Bound, DEPTH_TO_END, Goal, Iteration, Limits, Proof, Report, Score, SearchParams,
-    SearchResult, Searchable, TranspositionTable,
+    Algorithm, Bound, DEPTH_TO_END, Goal, Iteration, Limits, Proof, RankedMove, Report, Score,
+    SearchParams, SearchResult, Searchable, TranspositionTable,
 };
 
 /// Heuristic iterations stop this many plies short of the end before an exact or
@@ -122,20 +123,10 @@ pub fn search<G: Searchable>(
     let mut better = None;
     for &depth in &plan.depths {
         let before = s.stats.clone();
-        let (floor, ceiling) = plan.window(position, depth);
-        let outcome = if params.algorithm == Algorithm::Mtdf {
-            let mut on_pass = |pass, time| report(Report::Pass { depth, pass, time });
-            s.mtdf(
-                position,
-                &mut moves,
-                depth,
-                guess,
-                (floor, ceiling),
-                &mut on_pass,
-            )
-        } else {
-            s.root(position, &mut moves, depth, floor, ceiling)
-        };
+        let window = plan.window(position, depth);
+        let outcome = root_search(
+            &mut s, params, position, &mut moves, depth, guess, window, report,
+        );
         if s.stopped {
             if outcome.displaced_first {
                 // Searched to the end before the stop, this move beat the previous best.
@@ -144,42 +135,49 @@ pub fn search<G: Searchable>(
             break;
         }
         let proven = s.stats.heuristic_leaves == before.heuristic_leaves;
-        let wld = proven && (floor, ceiling) == (-1, 1);
-        let value = outcome.value;
-        let bound = if value >= ceiling && ceiling < position.max_score() {
-            Bound::Lower
-        } else if value <= floor && floor > -position.max_score() {
-            Bound::Upper
-        } else {
-            Bound::Exact
-        };
-        let pv = if !params.principal_variation {
-            vec![outcome.best_move]
-        } else if bound == Bound::Exact {
-            s.principal_variation(position, outcome.best_move, value, depth)
-        } else {
-            s.table_line(position, outcome.best_move, depth)
-        };
+        let best = ranked(&mut s, position, params, depth, window, &outcome, proven);
+        // The next ranks: each a search of the moves not ranked yet.
+        let mut alternatives = Vec::new();
+        let mut previous = outcome.value;
+        // Deeper iterations stop only once every ranked move is proven.
+        let mut all_proven = proven;
+        for rank in 1..limits.multipv.min(moves.len()) {
+            let leaves = s.stats.heuristic_leaves;
+            s.partial_root = true;
+            let next = root_search(
+                &mut s,
+                params,
+                position,
+                &mut moves[rank..],
+                depth,
+                previous,
+                window,
+                report,
+            );
+            s.partial_root = false;
+            if s.stopped {
+                break;
+            }
+            let proven = s.stats.heuristic_leaves == leaves;
+            all_proven &= proven;
+            alternatives.push(ranked(
+                &mut s, position, params, depth, window, &next, proven,
+            ));
+            previous = next.value;
+        }
         let iteration = Iteration {
             depth,
-            score: Score {
-                value,
-                bound,
-                proof: match (proven, wld) {
-                    (false, _) => Proof::Heuristic,
-                    (true, true) => Proof::WinLossDraw,
-                    (true, false) => Proof::Exact,
-                },
-            },
-            best_move: outcome.best_move,
-            pv,
+            score: best.score,
+            best_move: best.mv,
+            pv: best.pv,
+            alternatives,
             stats: s.stats.since(&before),
             time: s.clock.elapsed(),
         };
         report(Report::Iteration(&iteration));
         iterations.push(iteration);
-        guess = value;
-        if proven {
+        guess = outcome.value;
+        if all_proven || s.stopped {
             break;
         }
     }
@@ -213,5 +211,74 @@ pub fn search<G: Searchable>(
         stats: s.stats,
         time,
         stopped: s.stopped,
+    }
+}
+
+/// One root search of `moves` at `depth`: MTD(f) from `guess`, or the algorithm's own
+/// full-window search.
+#[allow(clippy::too_many_arguments)]
+fn root_search<G: Searchable>(
+    s: &mut Searcher<'_, G>,
+    params: &SearchParams,
+    position: &G,
+    moves: &mut [G::Move],
+    depth: i32,
+    guess: i32,
+    (floor, ceiling): (i32, i32),
+    report: &mut dyn FnMut(Report<'_, G::Move>),
+) -> RootOutcome<G::Move> {
+    if params.algorithm == Algorithm::Mtdf {
+        let mut on_pass = |pass, time| report(Report::Pass { depth, pass, time });
+        s.mtdf(
+            position,
+            moves,
+            depth,
+            guess,
+            (floor, ceiling),
+            &mut on_pass,
+        )
+    } else {
+        s.root(position, moves, depth, floor, ceiling)
+    }
+}
+
+/// A root move's score (its bound and proof) and line, from a completed root search.
+fn ranked<G: Searchable>(
+    s: &mut Searcher<'_, G>,
+    position: &G,
+    params: &SearchParams,
+    depth: i32,
+    (floor, ceiling): (i32, i32),
+    outcome: &RootOutcome<G::Move>,
+    proven: bool,
+) -> RankedMove<G::Move> {
+    let wld = proven && (floor, ceiling) == (-1, 1);
+    let value = outcome.value;
+    let bound = if value >= ceiling && ceiling < position.max_score() {
+        Bound::Lower
+    } else if value <= floor && floor > -position.max_score() {
+        Bound::Upper
+    } else {
+        Bound::Exact
+    };
+    let pv = if !params.principal_variation {
+        vec![outcome.best_move]
+    } else if bound == Bound::Exact {
+        s.principal_variation(position, outcome.best_move, value, depth)
+    } else {
+        s.table_line(position, outcome.best_move, depth)
+    };
+    RankedMove {
+        mv: outcome.best_move,
+        score: Score {
+            value,
+            bound,
+            proof: match (proven, wld) {
+                (false, _) => Proof::Heuristic,
+                (true, true) => Proof::WinLossDraw,
+                (true, false) => Proof::Exact,
+            },
+        },
+        pv,
     }
 }

@@ -1,7 +1,7 @@
 //! What bounds a search: depth, nodes, time, and a stop flag shared with other threads.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// How far to search.
@@ -30,8 +30,14 @@ pub struct Limits {
     pub movetime: Option<Duration>,
     /// Search until stopped (no depth limit of the game's own).
     pub infinite: bool,
+    /// Value this many root moves, each with its own score and PV, at every iteration
+    /// (0 and 1: the best only; `usize::MAX`: every move).
+    pub multipv: usize,
     /// Set from outside to stop the search.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Where the search publishes its node count as it goes (every [`CHECK_INTERVAL`]
+    /// nodes), for progress reports from another thread.
+    pub progress: Option<Arc<AtomicU64>>,
 }
 
 impl Limits {
@@ -74,6 +80,7 @@ pub(crate) struct Clock {
     deadline: Option<Instant>,
     max_nodes: Option<u64>,
     stop: Option<Arc<AtomicBool>>,
+    progress: Option<Arc<AtomicU64>>,
     next_check: u64,
 }
 
@@ -86,6 +93,7 @@ impl Clock {
             deadline: limits.movetime.and_then(|t| started.checked_add(t)),
             max_nodes: limits.nodes,
             stop: limits.stop.clone(),
+            progress: limits.progress.clone(),
             next_check: CHECK_INTERVAL,
         }
     }
@@ -102,6 +110,9 @@ impl Clock {
             return false;
         }
         self.next_check = nodes + CHECK_INTERVAL;
+        if let Some(progress) = &self.progress {
+            progress.store(nodes, Ordering::Relaxed);
+        }
         self.max_nodes.is_some_and(|max| nodes >= max)
             || self
                 .stop

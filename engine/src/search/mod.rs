@@ -188,6 +188,17 @@ pub struct Score {
     pub proof: Proof,
 }
 
+/// A root move valued on its own by a multi-PV search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RankedMove<M> {
+    /// The move.
+    pub mv: M,
+    /// Its score.
+    pub score: Score,
+    /// Its line, starting with the move.
+    pub pv: Vec<M>,
+}
+
 /// One completed iteration of iterative deepening.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Iteration<M> {
@@ -199,6 +210,9 @@ pub struct Iteration<M> {
     pub best_move: M,
     /// The principal variation, starting with the best move.
     pub pv: Vec<M>,
+    /// With [`Limits::multipv`]: the next best moves, best first, each with its own score
+    /// and line (the iteration's counters include their searches).
+    pub alternatives: Vec<RankedMove<M>>,
     /// Counters of this iteration (including its MTD(f) passes and PV search).
     pub stats: SearchStats,
     /// Time since the search started.

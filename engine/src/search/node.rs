@@ -21,6 +21,9 @@ pub(crate) struct Searcher<'a, G: Searchable> {
     pub(crate) fail_soft: bool,
     /// Null-window probes after the first move (NegaScout).
     pub(crate) scout: bool,
+    /// The root searches only some of its moves (the next ranks of a multi-PV search):
+    /// its result is not the position's value, so it is not stored.
+    pub(crate) partial_root: bool,
     _game: std::marker::PhantomData<G>,
 }
 
@@ -45,6 +48,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             stopped: false,
             fail_soft: params.algorithm != Algorithm::AlphaBeta,
             scout: params.algorithm == Algorithm::NegaScout,
+            partial_root: false,
             _game: std::marker::PhantomData,
         }
     }

@@ -67,7 +67,7 @@ impl<G: Searchable> Searcher<'_, G> {
             }
         }
         moves[..=best_index].rotate_right(1);
-        if self.params.use_tt && !self.stopped {
+        if self.params.use_tt && !self.stopped && !self.partial_root {
             let (lower, upper) = bounds_of(best.value, alpha, beta);
             self.tt.store(&Store {
                 key: position.hash_key(),

@@ -12,7 +12,7 @@ mod options;
 mod output;
 mod pool;
 mod session;
-mod timing;
+pub(crate) mod timing;
 mod worker;
 
 use std::future::Future;

@@ -191,7 +191,13 @@ impl Session {
                 })
             }),
             infinite: go.infinite,
+            multipv: match go.multipv {
+                None => 1,
+                Some(protocol::MultiPv::Best(k)) => usize::try_from(k).unwrap_or(usize::MAX),
+                Some(protocol::MultiPv::All) => usize::MAX,
+            },
             stop: Some(stop_flag()),
+            progress: None,
         };
         let params = SearchParams {
             algorithm: go.algorithm.map_or(Algorithm::Mtdf, algorithm),

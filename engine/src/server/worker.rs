@@ -277,7 +277,28 @@ fn run_search<G: Searchable>(
             done.add(&it.stats);
             passes = 0;
             pass_nodes = 0;
-            out.send(Message::Info(iteration_info(job, it, &done)).to_string());
+            let info = iteration_info(job, it, &done);
+            if job.limits.multipv > 1 {
+                // One line per ranked move: the best, then the others in order.
+                out.send(
+                    Message::Info(Info {
+                        multipv: Some(1),
+                        ..info.clone()
+                    })
+                    .to_string(),
+                );
+                for (rank, alt) in (2..).zip(&it.alternatives) {
+                    let line = Info {
+                        multipv: Some(rank),
+                        score: Some(score_of(alt.score)),
+                        pv: alt.pv.iter().map(ToString::to_string).collect(),
+                        ..info.clone()
+                    };
+                    out.send(Message::Info(line).to_string());
+                }
+            } else {
+                out.send(Message::Info(info).to_string());
+            }
         }
     };
     let result = search::search(position, tt, &job.params, &job.limits, &mut report);

@@ -3,11 +3,17 @@
 //!
 //! - `crash <n>`: exits without a word at its n-th `go`;
 //! - `illegal`: answers every `go` with a move that is not legal (or `none`);
-//! - `silent`: never answers `go`.
+//! - `silent`: never answers `go`;
+//! - `stderr-crash`: writes two lines on its standard error, then exits at its first `go`;
+//! - `slow-start <ms>`: waits that long before answering `hello`;
+//! - `nboard`: speaks NBoard as Edax does: no `search` line, `nodestats 4242 0.01`, then
+//!   `=== <move> 3.00 0.0` (the evaluation on the `===` line, fields apart by spaces).
 
 use std::io::{BufRead, Write};
 
-use engine::game::{AnyPosition, GameId};
+use engine::game::othello::Othello;
+use engine::game::{AnyPosition, Game, GameId, MoveList};
+use engine::ggf::GgfGame;
 use protocol::{BestMove, Command, Info, Message, Score};
 
 fn main() {
@@ -16,6 +22,9 @@ fn main() {
     let crash_at: usize = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    if mode == "nboard" {
+        return nboard(&mut out);
+    }
     let mut say = |m: Message| {
         let _ = writeln!(out, "{m}");
         let _ = out.flush();
@@ -26,6 +35,9 @@ fn main() {
         let Ok(line) = line else { return };
         match line.parse::<Command>() {
             Ok(Command::Hello { .. }) => {
+                if mode == "slow-start" {
+                    std::thread::sleep(std::time::Duration::from_millis(crash_at as u64));
+                }
                 say(Message::IdName(format!("fixture-{mode}")));
                 say(Message::IdVersion("0".into()));
                 say(Message::Protocol(protocol::PROTOCOL_VERSION));
@@ -47,6 +59,11 @@ fn main() {
                 let legal = position.map(|p| p.legal_moves()).unwrap_or_default();
                 let mv = match mode {
                     "crash" if gos >= crash_at => std::process::exit(3),
+                    "stderr-crash" => {
+                        eprintln!("fixture: loading weights");
+                        eprintln!("fixture: fatal: out of memory");
+                        std::process::exit(3)
+                    }
                     "silent" => continue,
                     "illegal" => Some("z9".to_string()),
                     _ => legal.first().cloned(),
@@ -61,6 +78,37 @@ fn main() {
                 say(Message::BestMove(BestMove { mv, id: go.id }));
             }
             Ok(Command::Quit) => return,
+            _ => {}
+        }
+    }
+}
+
+/// The `nboard` mode: Edax's way of answering `go`.
+fn nboard(out: &mut impl Write) {
+    let mut say = |line: &str| {
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    };
+    let mut position = None;
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { return };
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("nboard") => say("set myname fixture-nboard"),
+            Some("ping") => say(&format!("pong {}", words.next().unwrap_or_default())),
+            Some("set") if words.next() == Some("game") => {
+                let ggf = line.split_once("game").map_or("", |(_, g)| g.trim());
+                let game: GgfGame = ggf.parse().expect("the runner sends valid records");
+                position = Some(game.final_position());
+            }
+            Some("go") => {
+                let p: Othello = position.expect("a game before go");
+                let mut moves = MoveList::new();
+                p.generate_moves(&mut moves);
+                let mv = moves.first().map_or("PA".into(), ToString::to_string);
+                say("nodestats 4242 0.01");
+                say(&format!("=== {} 3.00 0.0", mv.to_ascii_uppercase()));
+            }
             _ => {}
         }
     }

@@ -18,6 +18,9 @@ use crate::search::tt::{Entry, Store, bounds_of};
 /// (enhanced transposition cut-off).
 const ETC_EMPTIES: u32 = 10;
 
+/// The least depth of a heuristic table entry whose move is tried first.
+const ORDER_DEPTH: i32 = 7;
+
 /// Move ordering weights (the key is their weighted sum, lower first): the opponent's
 /// replies, its potential mobility, and the square's static class (corners first).
 const MOBILITY_WEIGHT: u32 = 8;
@@ -69,10 +72,13 @@ impl Solver<'_, '_> {
         let mut hash_square = None;
         if let Some(tt) = self.ctx.tt.as_deref() {
             self.ctx.stats.tt_probes += 1;
-            // Only proven entries count here, their move too: the best moves of the
-            // heuristic iterations before a solve order worse than fastest-first.
-            if let Some(entry) = tt.probe(key).filter(Entry::proven) {
+            let probed = tt.probe(key);
+            // A heuristic entry (from the iterations before a solve) orders only when its
+            // search was deep: the moves of shallow ones order worse than fastest-first.
+            if let Some(entry) = probed.filter(|e| e.proven() || e.depth() >= ORDER_DEPTH) {
                 hash_square = entry_square(&entry);
+            }
+            if let Some(entry) = probed.filter(Entry::proven) {
                 self.ctx.stats.tt_hits += 1;
                 let (lower, upper) = (entry.lower(), entry.upper());
                 if lower >= hi || upper <= lo || lower == upper {
