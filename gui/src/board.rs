@@ -20,6 +20,36 @@ pub struct Overlay {
     pub flipped: Vec<String>,
     /// The engine's principal variation, numbered on the board.
     pub pv: Vec<String>,
+    /// Moves valued by the analysis (multi-PV), with their scores for the side to move.
+    pub values: Vec<(String, i32)>,
+    /// The best of them.
+    pub best: Option<String>,
+}
+
+impl Overlay {
+    /// The analysis value of `name`, if any.
+    fn value(&self, name: &str) -> Option<i32> {
+        self.values.iter().find(|(m, _)| m == name).map(|&(_, v)| v)
+    }
+
+    /// A square's accessible label: its name, and whether it is legal, its value, the best.
+    fn label(&self, name: &str) -> String {
+        let mut notes = Vec::new();
+        if self.legal.iter().any(|m| m == name) {
+            notes.push("legal".to_string());
+        }
+        if let Some(v) = self.value(name) {
+            notes.push(format!("value {v:+}"));
+            if self.best.as_deref() == Some(name) {
+                notes.push("best".into());
+            }
+        }
+        if notes.is_empty() {
+            name.to_string()
+        } else {
+            format!("{name} ({})", notes.join(", "))
+        }
+    }
 }
 
 /// The name of an Othello square (`a1` top-left).
@@ -71,7 +101,7 @@ fn othello(ui: &mut egui::Ui, p: &Othello, overlay: &Overlay) -> Option<String> 
             let response =
                 ui.interact(rect, ui.scope_id().with(("square", square)), Sense::click());
             let legal = overlay.legal.contains(&name);
-            let label = format!("{name}{}", if legal { " (legal)" } else { "" });
+            let label = overlay.label(&name);
             response
                 .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, label.clone()));
             if response.clicked() {
@@ -112,7 +142,32 @@ fn othello(ui: &mut egui::Ui, p: &Othello, overlay: &Overlay) -> Option<String> 
             if overlay.last_move.as_deref() == Some(name.as_str()) {
                 painter.circle_filled(centre, cell * 0.08, Color32::from_rgb(220, 40, 40));
             }
-            if let Some(i) = overlay.pv.iter().position(|m| *m == name) {
+            if let Some(v) = overlay.value(&name) {
+                // Every move's value on its square, the best one in gold.
+                let best = overlay.best.as_deref() == Some(name.as_str());
+                let colour = if best {
+                    Color32::from_rgb(250, 210, 60)
+                } else {
+                    Color32::from_gray(225)
+                };
+                painter.text(
+                    centre,
+                    egui::Align2::CENTER_CENTER,
+                    format!("{v:+}"),
+                    egui::FontId::proportional(cell * if best { 0.34 } else { 0.28 }),
+                    colour,
+                );
+                if best {
+                    painter.rect_stroke(
+                        rect.shrink(2.0),
+                        2.0,
+                        Stroke::new(2.0, colour),
+                        StrokeKind::Inside,
+                    );
+                }
+            } else if overlay.values.is_empty()
+                && let Some(i) = overlay.pv.iter().position(|m| *m == name)
+            {
                 let colour = if i % 2 == 0 {
                     Color32::from_rgba_unmultiplied(240, 200, 60, 200)
                 } else {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use engine::game::othello::Geometry;
 use engine::game::{GameId, Side};
-use protocol::{Go, Info};
+use protocol::{Go, Info, MultiPv};
 
 use crate::engine_link::{EngineLink, LinkEvent, LinkStatus, Purpose};
 use crate::game::{GameRecord, RecordError};
@@ -148,6 +148,7 @@ impl GameControl {
                 let go = Go {
                     algorithm: engine.go().algorithm,
                     infinite: true,
+                    multipv: self.settings.value_all.then_some(MultiPv::All),
                     ..Go::default()
                 };
                 link.search(&self.game, go, Purpose::Analysis);

@@ -2,7 +2,7 @@
 //! a TCP address), read without blocking, every line kept for the console, and output of
 //! abandoned searches dropped by search id.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock, mpsc};
 use std::time::{Duration, Instant};
@@ -74,8 +74,10 @@ pub struct Search {
     pub purpose: Purpose,
     /// The moves on the board it searches (the game's cursor when it started).
     pub ply: usize,
-    /// Iteration lines so far.
+    /// Iteration lines so far (with multi-PV, those of the best move).
     pub iterations: Vec<Info>,
+    /// With multi-PV: the last line that valued each move, by move.
+    pub values: BTreeMap<String, Info>,
     /// MTD(f) passes so far, in order.
     pub passes: Vec<PassBounds>,
     /// When it started.
@@ -291,6 +293,7 @@ impl EngineLink {
             purpose,
             ply: game.cursor(),
             iterations: Vec::new(),
+            values: BTreeMap::new(),
             passes: Vec::new(),
             started: Instant::now(),
             limit,
@@ -378,7 +381,15 @@ impl EngineLink {
                         };
                         search.passes.push(bounds);
                     }
-                    None => search.iterations.push(info),
+                    None => {
+                        if let (Some(rank), Some(mv)) = (info.multipv, info.pv.first()) {
+                            search.values.insert(mv.clone(), info.clone());
+                            if rank > 1 {
+                                return;
+                            }
+                        }
+                        search.iterations.push(info);
+                    }
                 }
             }
             Message::BestMove(best) => {

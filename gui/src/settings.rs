@@ -81,6 +81,8 @@ pub struct Settings {
     pub engines: [EngineSettings; 2],
     /// Analyse the board while humans move.
     pub analyse: bool,
+    /// While analysing, value every legal move (shown on its square).
+    pub value_all: bool,
     /// Show the engine console.
     pub console: bool,
     /// The GGF file last opened or saved.
@@ -95,6 +97,7 @@ impl Default for Settings {
             players: [Controller::Human, Controller::Engine],
             engines: [EngineSettings::default(), EngineSettings::default()],
             analyse: false,
+            value_all: true,
             console: false,
             ggf_path: "game.ggf".into(),
         }

@@ -46,6 +46,23 @@ impl App {
                 }
             })
             .unwrap_or_default();
+        // Every move's value, from an analysis of this very position.
+        let analysis = self
+            .links
+            .iter()
+            .filter_map(EngineLink::shown_search)
+            .find(|s| s.ply == cursor && !s.values.is_empty());
+        let values: Vec<(String, i32)> = analysis
+            .map(|s| {
+                s.values
+                    .iter()
+                    .filter_map(|(mv, info)| Some((mv.clone(), info.score?.value)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let best = analysis
+            .and_then(|s| s.iterations.last())
+            .and_then(|i| i.pv.first().cloned());
         let overlay = Overlay {
             legal: if human { legal } else { Vec::new() },
             last_move: self.game.last_move().map(str::to_string),
@@ -55,6 +72,8 @@ impl App {
                 .map(|before| board::flipped(&before, &position))
                 .unwrap_or_default(),
             pv,
+            values,
+            best,
         };
         if let Some(mv) = board::show(ui, &position, &overlay) {
             if !human {

@@ -71,6 +71,10 @@ impl App {
             });
         }
         ui.checkbox(&mut self.settings.analyse, "Analyse while humans play");
+        ui.checkbox(
+            &mut self.settings.value_all,
+            "Show every move's value while analysing",
+        );
         for (side, name) in names.iter().enumerate() {
             ui.separator();
             self.engine_settings(ui, side, name);
