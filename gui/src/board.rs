@@ -229,7 +229,12 @@ fn kalah(ui: &mut egui::Ui, p: &Kalah, overlay: &Overlay) -> Option<String> {
         } else {
             "North"
         };
-        let label = format!("{who} pit {name}{}", if legal { " (legal)" } else { "" });
+        // Pit numbers repeat on both sides: the overlay (legal moves, values) is the mover's.
+        let label = if playable {
+            format!("{who} pit {}", overlay.label(&name))
+        } else {
+            format!("{who} pit {name}")
+        };
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, label.clone()));
         if response.clicked() && playable {
             clicked = Some(name.clone());
@@ -247,13 +252,29 @@ fn kalah(ui: &mut egui::Ui, p: &Kalah, overlay: &Overlay) -> Option<String> {
                 Stroke::new(2.0, Color32::from_rgb(220, 40, 40)),
             );
         }
+        let value = overlay.value(&name).filter(|_| playable);
+        let seeds_at = centre - Vec2::new(0.0, if value.is_some() { cell * 0.1 } else { 0.0 });
         painter.text(
-            centre,
+            seeds_at,
             egui::Align2::CENTER_CENTER,
             board[index].to_string(),
             egui::FontId::proportional(cell * 0.35),
             Color32::WHITE,
         );
+        if let Some(v) = value {
+            let best = overlay.best.as_deref() == Some(name.as_str());
+            painter.text(
+                centre + Vec2::new(0.0, cell * 0.2),
+                egui::Align2::CENTER_CENTER,
+                format!("{v:+}"),
+                egui::FontId::proportional(cell * 0.2),
+                if best {
+                    Color32::from_rgb(250, 210, 60)
+                } else {
+                    Color32::from_gray(225)
+                },
+            );
+        }
     };
     // South's pits along the bottom, left to right; North's along the top, right to left.
     for i in 0..pits {

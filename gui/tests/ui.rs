@@ -246,31 +246,41 @@ fn games_are_saved_and_opened_as_ggf() {
     );
 }
 
+/// Steps the UI until every one of `labels` shows a value.
+fn wait_for_values(h: &mut Harness<'static, App>, labels: &[String]) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !labels.iter().all(|l| {
+        h.query_by_label_contains(&format!("{l} (legal, value "))
+            .is_some()
+    }) {
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {labels:?}"
+        );
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 #[test]
 fn analysis_shows_every_legal_move_s_value_and_the_best() {
     let mut s = settings("othello8x8", [Controller::Human, Controller::Human]);
     s.analyse = true;
     let mut h = harness(s);
-    let deadline = Instant::now() + Duration::from_secs(30);
     // The four opening moves, each labelled with its value once the analysis has them.
-    let valued = |h: &Harness<'static, App>| {
-        ["c4", "d3", "e6", "f5"].iter().all(|m| {
-            h.query_by_label_contains(&format!("{m} (legal, value "))
-                .is_some()
-        })
-    };
-    while !valued(&h) {
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for the values"
-        );
-        h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let squares = ["c4", "d3", "e6", "f5"].map(String::from);
+    wait_for_values(&mut h, &squares);
     assert!(h.query_by_label_contains(", best)").is_some());
     // Switched off, the next analysis values only the best move's line.
     h.get_by_label("Show every move's value while analysing")
         .click();
     h.step();
     assert!(!h.state().settings.value_all);
+    // Kalah: the mover's pits, not the other side's pits of the same numbers.
+    let mut k = settings("kalah6x4", [Controller::Human, Controller::Human]);
+    k.analyse = true;
+    let mut h = harness(k);
+    let pits: Vec<String> = (1..=6).map(|i| format!("South pit {i}")).collect();
+    wait_for_values(&mut h, &pits);
+    assert!(h.query_by_label_contains("North pit 1 (").is_none());
 }

@@ -124,9 +124,7 @@ pub fn search<G: Searchable>(
     for &depth in &plan.depths {
         let before = s.stats.clone();
         let window = plan.window(position, depth);
-        let outcome = root_search(
-            &mut s, params, position, &mut moves, depth, guess, window, report,
-        );
+        let outcome = root_search(&mut s, position, &mut moves, depth, guess, window, report);
         if s.stopped {
             if outcome.displaced_first {
                 // Searched to the end before the stop, this move beat the previous best.
@@ -135,7 +133,7 @@ pub fn search<G: Searchable>(
             break;
         }
         let proven = s.stats.heuristic_leaves == before.heuristic_leaves;
-        let best = ranked(&mut s, position, params, depth, window, &outcome, proven);
+        let best = ranked(&mut s, position, depth, window, &outcome, proven);
         // The next ranks: each a search of the moves not ranked yet.
         let mut alternatives = Vec::new();
         let mut previous = outcome.value;
@@ -146,7 +144,6 @@ pub fn search<G: Searchable>(
             s.partial_root = true;
             let next = root_search(
                 &mut s,
-                params,
                 position,
                 &mut moves[rank..],
                 depth,
@@ -160,9 +157,7 @@ pub fn search<G: Searchable>(
             }
             let proven = s.stats.heuristic_leaves == leaves;
             all_proven &= proven;
-            alternatives.push(ranked(
-                &mut s, position, params, depth, window, &next, proven,
-            ));
+            alternatives.push(ranked(&mut s, position, depth, window, &next, proven));
             previous = next.value;
         }
         let iteration = Iteration {
@@ -216,10 +211,8 @@ pub fn search<G: Searchable>(
 
 /// One root search of `moves` at `depth`: MTD(f) from `guess`, or the algorithm's own
 /// full-window search.
-#[allow(clippy::too_many_arguments)]
 fn root_search<G: Searchable>(
     s: &mut Searcher<'_, G>,
-    params: &SearchParams,
     position: &G,
     moves: &mut [G::Move],
     depth: i32,
@@ -227,7 +220,7 @@ fn root_search<G: Searchable>(
     (floor, ceiling): (i32, i32),
     report: &mut dyn FnMut(Report<'_, G::Move>),
 ) -> RootOutcome<G::Move> {
-    if params.algorithm == Algorithm::Mtdf {
+    if s.params.algorithm == Algorithm::Mtdf {
         let mut on_pass = |pass, time| report(Report::Pass { depth, pass, time });
         s.mtdf(
             position,
@@ -246,7 +239,6 @@ fn root_search<G: Searchable>(
 fn ranked<G: Searchable>(
     s: &mut Searcher<'_, G>,
     position: &G,
-    params: &SearchParams,
     depth: i32,
     (floor, ceiling): (i32, i32),
     outcome: &RootOutcome<G::Move>,
@@ -261,7 +253,7 @@ fn ranked<G: Searchable>(
     } else {
         Bound::Exact
     };
-    let pv = if !params.principal_variation {
+    let pv = if !s.params.principal_variation {
         vec![outcome.best_move]
     } else if bound == Bound::Exact {
         s.principal_variation(position, outcome.best_move, value, depth)
