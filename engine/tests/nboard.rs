@@ -257,6 +257,20 @@ fn nodestats_every_second_during_a_long_hint() {
     assert!(stats.len() >= 2, "{lines:?}");
     assert!(stats.windows(2).all(|w| w[0] <= w[1]), "{stats:?}");
     assert!(stats[0] > 0, "{stats:?}");
+    // An `analyze` searches position after position; its counts add up across them.
+    e.send("set depth 13");
+    e.send("analyze");
+    std::thread::sleep(Duration::from_millis(3600));
+    e.send("ping 10");
+    let lines = e.until("pong");
+    let stats: Vec<u64> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("nodestats "))
+        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(stats.len() >= 3, "{lines:?}");
+    assert!(stats.windows(2).all(|w| w[0] <= w[1]), "{stats:?}");
+    assert!(stats[stats.len() - 1] > stats[0], "{stats:?}");
 }
 
 #[test]

@@ -283,29 +283,35 @@ impl Job {
         }
     }
 
-    /// Runs the task, with `nodestats` every [`NODESTATS_INTERVAL`] while it searches.
+    /// Runs the task, with `nodestats` every [`NODESTATS_INTERVAL`] while it searches: the
+    /// nodes of the task so far (an `analyze` runs one search per position).
     fn run(self) {
         let progress = Arc::new(AtomicU64::new(0));
+        let earlier = AtomicU64::new(0);
         let (done, finished) = crossbeam_channel::bounded::<()>(0);
         let started = Instant::now();
         std::thread::scope(|scope| {
             scope.spawn(|| {
+                let mut shown = 0;
                 while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(NODESTATS_INTERVAL)
                 {
                     if self.stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let nodes = progress.load(Ordering::Relaxed);
+                    // Never backwards, even read between two searches of an `analyze`.
+                    shown = (earlier.load(Ordering::Relaxed) + progress.load(Ordering::Relaxed))
+                        .max(shown);
                     let seconds = started.elapsed().as_secs_f64();
-                    self.out.say(&format!("nodestats {nodes} {seconds:.2}"));
+                    self.out.say(&format!("nodestats {shown} {seconds:.2}"));
                 }
             });
-            self.search(&progress);
+            self.search(&progress, &earlier);
             drop(done);
         });
     }
 
-    fn search(&self, progress: &Arc<AtomicU64>) {
+    /// The task's searches; `earlier` counts the nodes of those finished.
+    fn search(&self, progress: &Arc<AtomicU64>, earlier: &AtomicU64) {
         let mut table = self.table.lock().unwrap_or_else(PoisonError::into_inner);
         match self.task {
             Task::Move | Task::Hint => {
@@ -369,6 +375,8 @@ impl Job {
                         if r.stopped {
                             break;
                         }
+                        progress.store(0, Ordering::Relaxed);
+                        earlier.fetch_add(r.stats.nodes, Ordering::Relaxed);
                         r.score.value
                     };
                     // NBoard plots the game's values from Black's view.
