@@ -240,6 +240,15 @@ fn a_move_keeps_to_the_games_clock() {
     );
 }
 
+/// The node counts of the `nodestats` lines among `lines`.
+fn nodestats(lines: &[String]) -> Vec<u64> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("nodestats "))
+        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+        .collect()
+}
+
 #[test]
 fn nodestats_every_second_during_a_long_hint() {
     let mut e = started();
@@ -249,11 +258,7 @@ fn nodestats_every_second_during_a_long_hint() {
     std::thread::sleep(Duration::from_millis(2600));
     e.send("ping 9");
     let lines = e.until("pong");
-    let stats: Vec<u64> = lines
-        .iter()
-        .filter_map(|l| l.strip_prefix("nodestats "))
-        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
-        .collect();
+    let stats = nodestats(&lines);
     assert!(stats.len() >= 2, "{lines:?}");
     assert!(stats.windows(2).all(|w| w[0] <= w[1]), "{stats:?}");
     assert!(stats[0] > 0, "{stats:?}");
@@ -263,11 +268,7 @@ fn nodestats_every_second_during_a_long_hint() {
     std::thread::sleep(Duration::from_millis(3600));
     e.send("ping 10");
     let lines = e.until("pong");
-    let stats: Vec<u64> = lines
-        .iter()
-        .filter_map(|l| l.strip_prefix("nodestats "))
-        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
-        .collect();
+    let stats = nodestats(&lines);
     assert!(stats.len() >= 3, "{lines:?}");
     assert!(stats.windows(2).all(|w| w[0] <= w[1]), "{stats:?}");
     assert!(stats[stats.len() - 1] > stats[0], "{stats:?}");
