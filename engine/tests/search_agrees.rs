@@ -80,6 +80,21 @@ fn random_position<G: Game>(start: G, rng: &mut Rng, plies: std::ops::Range<usiz
     }
 }
 
+/// `count` random positions (see [`random_position`]), each with a depth: `depths` in turn.
+fn positions_and_depths<G: Game>(
+    start: G,
+    plies: std::ops::Range<usize>,
+    depths: &[i32],
+    count: usize,
+    seed: u64,
+) -> impl Iterator<Item = (G, i32)> + '_ {
+    let mut rng = Rng(seed);
+    (0..count).map(move |i| {
+        let position = random_position(start, &mut rng, plies.clone());
+        (position, depths[i % depths.len()])
+    })
+}
+
 fn check_game<G: Searchable>(
     start: G,
     plies: std::ops::Range<usize>,
@@ -87,11 +102,8 @@ fn check_game<G: Searchable>(
     count: usize,
     seed: u64,
 ) {
-    let mut rng = Rng(seed);
     let mut tt = TranspositionTable::new(1);
-    for i in 0..count {
-        let position = random_position(start, &mut rng, plies.clone());
-        let depth = depths[i % depths.len()];
+    for (position, depth) in positions_and_depths(start, plies, depths, count, seed) {
         let expected = reference(&position, depth);
         for algorithm in Algorithm::ALL {
             for use_tt in [false, true] {
@@ -171,11 +183,8 @@ fn check_multipv<G: Searchable>(
     count: usize,
     seed: u64,
 ) {
-    let mut rng = Rng(seed);
     let mut tt = TranspositionTable::new(1);
-    for i in 0..count {
-        let position = random_position(start, &mut rng, plies.clone());
-        let depth = depths[i % depths.len()];
+    for (position, depth) in positions_and_depths(start, plies, depths, count, seed) {
         let mut legal = MoveList::new();
         position.generate_moves(&mut legal);
         for (algorithm, k) in [(Algorithm::Mtdf, usize::MAX), (Algorithm::NegaScout, 2)] {
@@ -192,26 +201,19 @@ fn check_multipv<G: Searchable>(
             let result = search(&position, &mut tt, &params, &limits, &mut |_| {});
             let what = format!("{algorithm} multipv {k} depth {depth} on {position}");
             let last = result.iterations.last().expect("an iteration");
-            let lines: Vec<(G::Move, i32, Vec<G::Move>)> =
-                std::iter::once((last.best_move, last.score.value, last.pv.clone()))
-                    .chain(
-                        last.alternatives
-                            .iter()
-                            .map(|a| (a.mv, a.score.value, a.pv.clone())),
-                    )
-                    .collect();
+            let lines: Vec<_> = last.ranked().collect();
             assert_eq!(lines.len(), k.min(legal.len()), "{what}");
-            assert_eq!(lines[0].1, reference(&position, depth), "{what}");
-            for (rank, (mv, value, pv)) in lines.iter().enumerate() {
+            assert_eq!(lines[0].1.value, reference(&position, depth), "{what}");
+            for (rank, (mv, score, pv)) in lines.iter().enumerate() {
                 assert_eq!(
-                    *value,
+                    score.value,
                     move_value(&position, *mv, depth),
                     "rank {rank}: {what}"
                 );
                 assert_eq!(pv.first(), Some(mv), "rank {rank}: {what}");
                 assert!(lines[..rank].iter().all(|l| l.0 != *mv), "{what}");
                 if rank > 0 {
-                    assert!(lines[rank - 1].1 >= *value, "{what}");
+                    assert!(lines[rank - 1].1.value >= score.value, "{what}");
                 }
             }
         }
@@ -244,10 +246,8 @@ fn multipv_solves_value_every_move_exactly() {
             let mut legal = MoveList::new();
             position.generate_moves(&mut legal);
             assert_eq!(last.alternatives.len() + 1, legal.len(), "{position}");
-            for (mv, value) in std::iter::once((last.best_move, last.score.value))
-                .chain(last.alternatives.iter().map(|a| (a.mv, a.score.value)))
-            {
-                assert_eq!(value, move_value(&position, mv, 64), "{mv} on {position}");
+            for (mv, score, _) in last.ranked() {
+                assert_eq!(score.value, move_value(&position, mv, 64), "{mv} on {position}");
             }
         }
     });

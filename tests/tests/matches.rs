@@ -8,7 +8,7 @@ use e2e_tests::{TcpServer, engine_binary};
 use engine::game::Game;
 use engine::match_runner::{GameRecord, GameResult, Termination, read_results};
 
-fn run_match(args: &[&str]) -> Output {
+fn run_match<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
     let out = Command::new(engine_binary())
         .arg("match")
         .args(args)
@@ -136,7 +136,7 @@ fn a_resumed_match_ends_with_the_same_totals() {
         .collect()
     };
     let full = dir.path().join("full.jsonl");
-    let whole = run_match(&args(&full).iter().map(String::as_str).collect::<Vec<_>>());
+    let whole = run_match(&args(&full));
     let all = std::fs::read_to_string(&full).unwrap();
     let lines: Vec<&str> = all.lines().collect();
     assert!(lines.len() >= 4);
@@ -158,7 +158,7 @@ fn a_resumed_match_ends_with_the_same_totals() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--resume"));
     let mut resume = args(&cut);
     resume.push("--resume".into());
-    let resumed = run_match(&resume.iter().map(String::as_str).collect::<Vec<_>>());
+    let resumed = run_match(&resume);
     assert_eq!(
         String::from_utf8_lossy(&resumed.stdout),
         String::from_utf8_lossy(&whole.stdout),
@@ -367,10 +367,10 @@ fn the_start_up_time_limit_is_an_option() {
         .map(ToString::to_string)
         .collect()
     };
-    let patient = run_match(&args("10000").iter().map(String::as_str).collect::<Vec<_>>());
+    let patient = run_match(&args("10000"));
     let report = String::from_utf8_lossy(&patient.stdout);
     assert!(!report.contains("stall"), "{report}");
-    let hasty = run_match(&args("300").iter().map(String::as_str).collect::<Vec<_>>());
+    let hasty = run_match(&args("300"));
     let report = String::from_utf8_lossy(&hasty.stdout);
     assert!(report.contains("stall 2"), "{report}");
 }
@@ -403,14 +403,13 @@ fn shards_merged_give_the_whole_match_game_for_game() {
         }
         args
     };
-    let run = |args: Vec<String>| run_match(&args.iter().map(String::as_str).collect::<Vec<_>>());
     let whole_file = dir.path().join("whole.jsonl");
-    let whole = run(args(&whole_file, None));
+    let whole = run_match(&args(&whole_file, None));
     let shards: Vec<_> = (1..=3)
         .map(|i| dir.path().join(format!("shard{i}.jsonl")))
         .collect();
     for (i, file) in shards.iter().enumerate() {
-        run(args(file, Some(&format!("{}/3", i + 1))));
+        run_match(&args(file, Some(&format!("{}/3", i + 1))));
     }
     let sizes: Vec<usize> = shards.iter().map(|f| results(f).len()).collect();
     assert!(sizes.iter().all(|&n| n > 0 && n % 2 == 0), "{sizes:?}");
@@ -447,7 +446,7 @@ fn shards_merged_give_the_whole_match_game_for_game() {
     let other = dir.path().join("other.jsonl");
     let mut other_args = args(&other, None);
     other_args[3] = "name=a depth=2".into();
-    run(other_args);
+    run_match(&other_args);
     let refused = Command::new(engine_binary())
         .args(["match", "merge"])
         .args([&whole_file, &other])

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use protocol::{ClientError, Info};
+use protocol::{ClientError, Info, StderrTail};
 use serde::{Deserialize, Serialize};
 
 /// What an engine did wrong.
@@ -52,6 +52,24 @@ pub struct Fault {
     pub kind: FaultKind,
     /// Details for the record.
     pub detail: String,
+}
+
+/// How long a fault waits for the engine's last lines on its standard error.
+const STDERR_WAIT: Duration = Duration::from_millis(200);
+
+impl Fault {
+    /// The fault with the engine's last lines on its standard error (if kept) at the end
+    /// of its detail.
+    #[must_use]
+    pub fn with_stderr(self, tail: Option<&StderrTail>) -> Fault {
+        match tail {
+            Some(tail) => Fault {
+                detail: tail.annotate(&self.detail, STDERR_WAIT),
+                ..self
+            },
+            None => self,
+        }
+    }
 }
 
 impl From<ClientError> for Fault {

@@ -11,9 +11,6 @@ use protocol::{Depth, Info, Proof, Score, StderrTail};
 use super::fault::{Fault, FaultKind, Reply};
 use crate::ggf::GgfGame;
 
-/// How long a fault waits for the engine's last lines on its standard error.
-pub(super) const STDERR_WAIT: Duration = Duration::from_millis(200);
-
 /// A running NBoard engine.
 pub struct NboardEngine {
     child: Child,
@@ -69,20 +66,14 @@ impl NboardEngine {
         engine.send("nboard 2")?;
         match engine.sync(timeout) {
             Ok(()) => Ok(engine),
-            Err(f) => Err(engine.with_stderr(f)),
+            Err(f) => Err(f.with_stderr(engine.stderr_tail())),
         }
     }
 
-    /// `fault` with the engine's last lines on its standard error in its detail.
+    /// The engine's last lines on its standard error.
     #[must_use]
-    pub fn with_stderr(&self, fault: Fault) -> Fault {
-        match &self.stderr {
-            Some(tail) => Fault {
-                detail: tail.annotate(&fault.detail, STDERR_WAIT),
-                ..fault
-            },
-            None => fault,
-        }
+    pub fn stderr_tail(&self) -> Option<&StderrTail> {
+        self.stderr.as_ref()
     }
 
     fn send(&mut self, line: &str) -> Result<(), Fault> {

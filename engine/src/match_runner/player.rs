@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use protocol::{Client, Command, Endpoint, Go, PositionStart};
 
 use super::fault::{Fault, FaultKind, Reply};
-use super::nboard_player::{NboardEngine, STDERR_WAIT};
+use super::nboard_player::NboardEngine;
 use super::openings::Opening;
 use super::spec::EngineSpec;
 use crate::game::{AnyPosition, GameId};
@@ -52,12 +52,9 @@ impl<'a> Player<'a> {
         // An NBoard engine sees a new game in its first `set game`.
         let timeout = self.start_timeout;
         if let Backend::Native(client) = self.backend()? {
-            let result = client.command(&Command::NewGame, timeout);
-            if let Err(e) = result {
-                let fault = Backend::native_fault(client, e.into());
-                self.restart();
-                return Err(fault);
-            }
+            client
+                .command(&Command::NewGame, timeout)
+                .map_err(|e| Fault::from(e).with_stderr(client.stderr_tail()))?;
         }
         Ok(())
     }
@@ -100,7 +97,7 @@ impl<'a> Player<'a> {
             });
         match ready {
             Ok(()) => Ok(Backend::Native(client)),
-            Err(e) => Err(Backend::native_fault(&client, e.into())),
+            Err(e) => Err(Fault::from(e).with_stderr(client.stderr_tail())),
         }
     }
 
@@ -123,12 +120,11 @@ impl<'a> Player<'a> {
             moves: opening.moves.iter().chain(moves).cloned().collect(),
         };
         let result = match self.backend() {
-            Ok(Backend::Native(client)) => {
-                search(client, &position, go, timeout).map_err(|f| Backend::native_fault(client, f))
-            }
+            Ok(Backend::Native(client)) => search(client, &position, go, timeout)
+                .map_err(|f| f.with_stderr(client.stderr_tail())),
             Ok(Backend::Nboard(engine)) => nboard_game(game, opening, moves)
                 .and_then(|ggf| engine.choose(&ggf, go.depth, timeout))
-                .map_err(|f| engine.with_stderr(f)),
+                .map_err(|f| f.with_stderr(engine.stderr_tail())),
             Err(fault) => Err(fault),
         };
         if result.is_err() {
@@ -140,19 +136,6 @@ impl<'a> Player<'a> {
     /// Ends the engine (a child is killed); the next use starts it again.
     pub fn restart(&mut self) {
         self.backend = None;
-    }
-}
-
-impl Backend {
-    /// `fault` of a native engine, with its last lines on its standard error.
-    fn native_fault(client: &Client, fault: Fault) -> Fault {
-        match client.stderr_tail() {
-            Some(tail) => Fault {
-                detail: tail.annotate(&fault.detail, STDERR_WAIT),
-                ..fault
-            },
-            None => fault,
-        }
     }
 }
 

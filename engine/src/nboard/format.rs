@@ -26,12 +26,8 @@ fn search_line(position: &Othello, depth: i32, score: Score, pv: &[OthelloMove])
 /// The `search` lines of an iteration: the best move's, then one per further ranked move
 /// (`hint n` with n > 1), each PV starting with the move it values.
 pub(super) fn search_lines(position: &Othello, it: &Iteration<OthelloMove>) -> Vec<String> {
-    std::iter::once(search_line(position, it.depth, it.score, &it.pv))
-        .chain(
-            it.alternatives
-                .iter()
-                .map(|alt| search_line(position, it.depth, alt.score, &alt.pv)),
-        )
+    it.ranked()
+        .map(|(_, score, pv)| search_line(position, it.depth, score, pv))
         .collect()
 }
 

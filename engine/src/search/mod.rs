@@ -219,6 +219,18 @@ pub struct Iteration<M> {
     pub time: Duration,
 }
 
+impl<M: Copy> Iteration<M> {
+    /// Every move the iteration valued, best first: the best move, then the
+    /// [`Iteration::alternatives`], each with its score and line.
+    pub fn ranked(&self) -> impl Iterator<Item = (M, Score, &[M])> {
+        std::iter::once((self.best_move, self.score, self.pv.as_slice())).chain(
+            self.alternatives
+                .iter()
+                .map(|a| (a.mv, a.score, a.pv.as_slice())),
+        )
+    }
+}
+
 /// What a search reports while it runs.
 #[derive(Debug)]
 pub enum Report<'a, M> {

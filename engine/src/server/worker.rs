@@ -280,18 +280,11 @@ fn run_search<G: Searchable>(
             let info = iteration_info(job, it, &done);
             if job.limits.multipv > 1 {
                 // One line per ranked move: the best, then the others in order.
-                out.send(
-                    Message::Info(Info {
-                        multipv: Some(1),
-                        ..info.clone()
-                    })
-                    .to_string(),
-                );
-                for (rank, alt) in (2..).zip(&it.alternatives) {
+                for (rank, (_, score, pv)) in (1..).zip(it.ranked()) {
                     let line = Info {
                         multipv: Some(rank),
-                        score: Some(score_of(alt.score)),
-                        pv: alt.pv.iter().map(ToString::to_string).collect(),
+                        score: Some(score_of(score)),
+                        pv: pv.iter().map(ToString::to_string).collect(),
                         ..info.clone()
                     };
                     out.send(Message::Info(line).to_string());
