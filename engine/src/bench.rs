@@ -75,19 +75,19 @@ pub struct BenchLine {
     pub time: Duration,
 }
 
-/// Runs one case with a fresh table of [`BENCH_HASH_MIB`].
+/// Runs one case with a fresh table of [`BENCH_HASH_MIB`] (the signature is that of the
+/// default parameters).
 ///
 /// # Panics
 /// If a built-in case is malformed (a test checks they are not).
 #[must_use]
-pub fn run_case(case: &BenchCase, tt: &mut TranspositionTable) -> BenchLine {
+pub fn run_case(case: &BenchCase, tt: &mut TranspositionTable, params: &SearchParams) -> BenchLine {
     let game: GameId = case.game.parse().expect("bench game id");
     let position = game.position(case.position).expect("bench position");
     tt.clear();
     let limits = Limits::depth_or_exact(case.depth);
-    let params = SearchParams::default();
     let (score, best_move, nodes, time) =
-        with_position!(position, p => summary(&search(&p, tt, &params, &limits, &mut |_| {})));
+        with_position!(position, p => summary(&search(&p, tt, params, &limits, &mut |_| {})));
     BenchLine {
         case: case.clone(),
         score,

@@ -14,3 +14,4 @@ pub mod perft;
 pub mod search;
 pub mod server;
 pub mod suite;
+pub mod train;

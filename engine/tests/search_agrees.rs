@@ -2,7 +2,7 @@
 //! same depth on many random positions of every game, and its best move achieves it.
 
 use engine::game::{Game, GameId, MoveList};
-use engine::search::eval::Evaluate;
+use engine::search::eval::{Evaluate, Evaluator};
 use engine::search::{Algorithm, Limits, SearchParams, Searchable, TranspositionTable, search};
 use engine::with_position;
 
@@ -29,7 +29,7 @@ fn reference<G: Evaluate>(position: &G, depth: i32) -> i32 {
         return if position.is_terminal() {
             position.final_score()
         } else {
-            position.evaluate()
+            position.evaluate(&Evaluator::default())
         };
     }
     let mut moves = MoveList::new();
@@ -251,4 +251,62 @@ fn multipv_solves_value_every_move_exactly() {
             }
         }
     });
+}
+
+/// Lazy SMP: helpers share the table, and every entry any thread stores is a true bound at
+/// its depth, so a parallel search returns the single-thread value, heuristic ones included.
+#[test]
+fn parallel_searches_return_the_single_thread_value() {
+    use engine::search::Goal;
+    let mut rng = Rng(12);
+    let mut tt = TranspositionTable::new(4);
+    with_position!(start("othello8x8"), start => {
+        for i in 0..60 {
+            let position = random_position(start, &mut rng, 44..54);
+            let threads = [2, 4, 8][i % 3];
+            let params = SearchParams {
+                threads,
+                ..SearchParams::default()
+            };
+            for goal in [Goal::Exact, Goal::WinLossDraw] {
+                let limits = Limits {
+                    goal,
+                    ..Limits::default()
+                };
+                tt.clear();
+                let one = search(&position, &mut tt, &SearchParams::default(), &limits, &mut |_| {});
+                tt.clear();
+                let many = search(&position, &mut tt, &params, &limits, &mut |_| {});
+                let what = format!("{goal:?} with {threads} threads on {position}");
+                assert_eq!(many.score, one.score, "{what}");
+                let mv = many.best_move.expect("a move");
+                assert!(position.is_legal(mv), "{what}");
+                if goal == Goal::Exact {
+                    // The move is a best one: its child's single-thread value.
+                    let child = position.play(mv);
+                    tt.clear();
+                    let after = engine::search::solve_exact(&child, &mut tt).score.value;
+                    let value = if child.side_to_move() == position.side_to_move() { after } else { -after };
+                    assert_eq!(value, one.score.value, "{what}");
+                }
+            }
+        }
+    });
+    for game in ["othello6x6", "kalah6x4"] {
+        with_position!(start(game), start => {
+            for (position, depth) in positions_and_depths(start, 4..20, &[2, 3, 4, 5], 60, 13) {
+                let params = SearchParams {
+                    threads: 4,
+                    ..SearchParams::default()
+                };
+                let limits = Limits::depth_or_exact(Some(depth as u32));
+                tt.clear();
+                let result = search(&position, &mut tt, &params, &limits, &mut |_| {});
+                let what = format!("depth {depth} with 4 threads on {position}");
+                assert_eq!(result.score.value, reference(&position, depth), "{what}");
+                let mv = result.best_move.expect("a move");
+                assert_eq!(move_value(&position, mv, depth), result.score.value, "{what}");
+            }
+        });
+    }
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use engine::game::othello::{Geometry, Othello, OthelloMove};
 use engine::game::{Game, Start};
+use engine::search::eval::Evaluator;
 use engine::search::{
     Algorithm, Bound, CHECK_INTERVAL, Limits, Proof, SearchParams, SearchResult,
     TranspositionTable, search,
@@ -101,7 +102,8 @@ fn a_stopped_search_leaves_the_table_consistent() {
 fn a_better_move_proven_in_the_stopped_iteration_is_played() {
     // Fail-soft searches of a middle-game position with a sweep of node limits: whenever the
     // result differs from the last completed iteration, it is a move that beat the previous
-    // best at the next depth.
+    // best at the next depth. (With the hand evaluation, under which this position and
+    // sweep are known to reach that case.)
     let position = Othello::parse(
         Geometry::Board8x8,
         "--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X",
@@ -112,6 +114,7 @@ fn a_better_move_proven_in_the_stopped_iteration_is_played() {
         let mut tt = TranspositionTable::new(4);
         let params = SearchParams {
             algorithm: Algorithm::NegaAlpha,
+            evaluator: Evaluator::Hand,
             ..SearchParams::default()
         };
         let limits = Limits {

@@ -30,6 +30,13 @@ pub struct EngineSettings {
     pub movetime_ms: u64,
     /// Table size in MiB.
     pub hash_mib: u32,
+    /// Search threads (settings saved before it existed load with 1).
+    #[serde(default = "one_thread")]
+    pub threads: u32,
+}
+
+fn one_thread() -> u32 {
+    1
 }
 
 impl Default for EngineSettings {
@@ -40,6 +47,7 @@ impl Default for EngineSettings {
             depth: 0,
             movetime_ms: 1000,
             hash_mib: 64,
+            threads: 1,
         }
     }
 }
@@ -61,6 +69,7 @@ impl EngineSettings {
     pub fn options(&self) -> Vec<(String, String)> {
         vec![
             ("Hash".into(), self.hash_mib.to_string()),
+            ("Threads".into(), self.threads.to_string()),
             ("PassInfo".into(), "true".into()),
         ]
     }

@@ -49,7 +49,7 @@ pub struct OptionSpec {
 }
 
 /// The type of an option.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionKind {
     /// `type spin default <d> min <a> max <b>`: a whole number in `min..=max`.
     Spin {
@@ -64,6 +64,18 @@ pub enum OptionKind {
     Check {
         /// The value until set.
         default: bool,
+    },
+    /// `type combo default <v> var <v1> var <v2> ...`: one of the listed words.
+    Combo {
+        /// The value until set.
+        default: String,
+        /// The values allowed.
+        values: Vec<String>,
+    },
+    /// `type string default <word>`: any one word.
+    String {
+        /// The value until set.
+        default: String,
     },
 }
 
@@ -160,6 +172,22 @@ fn parse_option(t: &mut Tokens<'_>) -> Result<OptionSpec, ParseError> {
                 default: t.value("default", "true or false")?,
             }
         }
+        "combo" => {
+            t.keyword("default")?;
+            let default = t.expect("default value")?.to_string();
+            let mut values = Vec::new();
+            while t.peek().is_some() {
+                t.keyword("var")?;
+                values.push(t.expect("combo value")?.to_string());
+            }
+            OptionKind::Combo { default, values }
+        }
+        "string" => {
+            t.keyword("default")?;
+            OptionKind::String {
+                default: t.expect("default value")?.to_string(),
+            }
+        }
         other => return Err(t.unexpected(other)),
     };
     Ok(OptionSpec { name, kind })
@@ -195,11 +223,16 @@ impl fmt::Display for Message {
 impl fmt::Display for OptionSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "option name {} type ", self.name)?;
-        match self.kind {
+        match &self.kind {
             OptionKind::Spin { default, min, max } => {
                 write!(f, "spin default {default} min {min} max {max}")
             }
             OptionKind::Check { default } => write!(f, "check default {default}"),
+            OptionKind::Combo { default, values } => {
+                write!(f, "combo default {default}")?;
+                values.iter().try_for_each(|v| write!(f, " var {v}"))
+            }
+            OptionKind::String { default } => write!(f, "string default {default}"),
         }
     }
 }
@@ -223,7 +256,16 @@ impl Message {
         match self {
             Message::IdName(s) | Message::IdVersion(s) | Message::Error(s) => text(s),
             Message::Game { id, suffixes } => is_word(id) && suffixes.iter().all(|s| is_word(s)),
-            Message::Option(spec) => is_word(&spec.name),
+            Message::Option(spec) => {
+                is_word(&spec.name)
+                    && match &spec.kind {
+                        OptionKind::Combo { default, values } => {
+                            is_word(default) && values.iter().all(|v| is_word(v))
+                        }
+                        OptionKind::String { default } => is_word(default),
+                        _ => true,
+                    }
+            }
             Message::Info(info) => info.is_well_formed(),
             Message::BestMove(best) => {
                 best.mv.as_deref().is_none_or(|m| is_word(m) && m != "none")
@@ -249,6 +291,8 @@ mod tests {
             "algorithms negamax alphabeta negaalpha negascout mtdf",
             "option name Hash type spin default 64 min 1 max 4096",
             "option name PassInfo type check default false",
+            "option name Eval type combo default trained var trained var hand",
+            "option name EvalFile type string default <builtin>",
             "hellook",
             "readyok",
             "info depth 6 score 4 nodes 1200 nps 400000 time 3 tthits 70 pv e6 f4 c3",

@@ -177,18 +177,24 @@ fn message() -> impl Strategy<Value = Message> {
             any::<i64>(),
             any::<i64>(),
             any::<bool>(),
-            any::<bool>()
+            0..4u8,
+            word(),
+            words(4)
         )
-            .prop_map(|(name, default, min, max, spin, check)| Message::Option(
-                OptionSpec {
+            .prop_map(|(name, default, min, max, check, kind, text, values)| {
+                Message::Option(OptionSpec {
                     name,
-                    kind: if spin {
-                        OptionKind::Spin { default, min, max }
-                    } else {
-                        OptionKind::Check { default: check }
+                    kind: match kind {
+                        0 => OptionKind::Spin { default, min, max },
+                        1 => OptionKind::Check { default: check },
+                        2 => OptionKind::Combo {
+                            default: text,
+                            values,
+                        },
+                        _ => OptionKind::String { default: text },
                     },
-                }
-            )),
+                })
+            }),
         Just(Message::HelloOk),
         Just(Message::ReadyOk),
         info().prop_map(Message::Info),

@@ -543,3 +543,127 @@ fn tcp_quit_closes_the_connection_and_the_server_goes_on() {
     let mut again = server.connect();
     again.sync(PATIENCE).unwrap();
 }
+
+/// Many `go`/`stop` cycles with 4 and 8 threads over one session: every `go` gets exactly
+/// its own `bestmove`, none hangs, and searches of every kind (infinite, timed, exact
+/// solves) stop when told.
+#[test]
+fn parallel_searches_survive_many_go_stop_cycles() {
+    let server = TcpServer::start(&["--table-memory", "512", "--max-threads", "8"]);
+    let mut client = server.connect();
+    let hs = client.handshake(PATIENCE).unwrap();
+    let threads = hs.options.iter().find(|o| o.name == "Threads").unwrap();
+    assert!(matches!(
+        threads.kind,
+        OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 8
+        }
+    ));
+    let starts = [
+        "startpos moves f5 d6 c3 d3 c4",
+        "--------------------OOOOXX--XOOOXOX-XXOXOOXXXXXXOXXXXXOOOOX--XO- X",
+    ];
+    for cycle in 0..40 {
+        let threads = if cycle % 2 == 0 { 4 } else { 8 };
+        client
+            .send_line(&format!("setoption name Threads value {threads}"))
+            .unwrap();
+        client
+            .send_line(&format!("position othello8x8 {}", starts[cycle % 2]))
+            .unwrap();
+        let id = format!("c{cycle}");
+        let go = match cycle % 4 {
+            0 => format!("go infinite id {id}"),
+            1 => format!("go solve id {id}"),
+            2 => format!("go movetime 5000 id {id}"),
+            _ => format!("go depth 30 id {id}"),
+        };
+        client.send_line(&go).unwrap();
+        std::thread::sleep(Duration::from_millis(20 + 7 * (cycle as u64 % 5)));
+        let stopped_at = Instant::now();
+        client.send_line("stop").unwrap();
+        let best = loop {
+            match client.next_message(PATIENCE).unwrap() {
+                Message::BestMove(best) => break best,
+                Message::Info(_) => {}
+                other => panic!("cycle {cycle}: unexpected '{other}'"),
+            }
+        };
+        assert_eq!(best.id.as_deref(), Some(id.as_str()), "cycle {cycle}");
+        assert!(best.mv.is_some(), "cycle {cycle}");
+        assert!(
+            stopped_at.elapsed() < Duration::from_secs(2),
+            "cycle {cycle}: {:?}",
+            stopped_at.elapsed()
+        );
+    }
+    // Nothing is left running: the session answers at once and a new search works.
+    client.sync(PATIENCE).unwrap();
+    client
+        .command(&position_command("othello8x8", &[]), PATIENCE)
+        .unwrap();
+    client.send_line("go depth 6 id last").unwrap();
+    let best = loop {
+        match client.next_message(PATIENCE).unwrap() {
+            Message::BestMove(best) => break best,
+            Message::Info(_) => {}
+            other => panic!("unexpected '{other}'"),
+        }
+    };
+    assert_eq!(best.id.as_deref(), Some("last"));
+}
+
+/// Two sessions that ask for more threads than the server has left are told so and
+/// search with fewer; a Threads above the cap is refused.
+#[test]
+fn max_threads_caps_all_sessions() {
+    let server = TcpServer::start(&["--table-memory", "512", "--max-threads", "3"]);
+    let mut first = server.connect();
+    let mut second = server.connect();
+    for client in [&mut first, &mut second] {
+        client.send_line("setoption name Threads value 3").unwrap();
+        client
+            .command(&position_command("othello8x8", &[]), PATIENCE)
+            .unwrap();
+    }
+    expect_error(&mut first, b"setoption name Threads value 4\n", "1..=3");
+    first.send_line("go infinite id a").unwrap();
+    assert!(matches!(
+        first.next_message(PATIENCE).unwrap(),
+        Message::Info(_)
+    ));
+    second.send_line("go depth 4 id b").unwrap();
+    let note = match second.next_message(PATIENCE).unwrap() {
+        Message::Info(info) => info.string.expect("an info string first"),
+        other => panic!("unexpected '{other}'"),
+    };
+    assert!(
+        note.contains("Threads 3 asked, 1 available of the server's 3"),
+        "{note}"
+    );
+    loop {
+        match second.next_message(PATIENCE).unwrap() {
+            Message::BestMove(best) => {
+                assert_eq!(best.id.as_deref(), Some("b"));
+                break;
+            }
+            Message::Info(_) => {}
+            other => panic!("unexpected '{other}'"),
+        }
+    }
+    first.send_line("stop").unwrap();
+    loop {
+        if let Message::BestMove(_) = first.next_message(PATIENCE).unwrap() {
+            break;
+        }
+    }
+    // Both searches ended: their threads are free again, and no note is sent.
+    second.send_line("go depth 4 id c").unwrap();
+    match second.next_message(PATIENCE).unwrap() {
+        Message::Info(info) => assert!(info.string.is_none(), "{info}"),
+        other => panic!("unexpected '{other}'"),
+    }
+    second.sync(PATIENCE).unwrap();
+}

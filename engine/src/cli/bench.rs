@@ -33,17 +33,31 @@ pub struct BenchArgs {
     /// known score).
     #[arg(long)]
     wld: bool,
+    /// With --ffo or --file: search each position to this depth (heuristic, iterative
+    /// deepening) instead of solving it; scores are not checked.
+    #[arg(long, conflicts_with = "wld")]
+    depth: Option<u32>,
+    /// Search threads (1: deterministic node counts).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    #[command(flatten)]
+    eval: super::EvalArgs,
 }
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+    let params = SearchParams {
+        evaluator: args.eval.choice()?.evaluator(),
+        threads: usize::from(args.threads),
+        ..SearchParams::default()
+    };
     if let Some(path) = &args.file {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let suite = parse_suite(&text).with_context(|| format!("in {}", path.display()))?;
-        return run_suite(&suite, args.hash, args.wld);
+        return run_suite(&suite, args, &params);
     }
-    if args.wld && !args.ffo {
-        bail!("--wld needs --ffo or --file");
+    if (args.wld || args.depth.is_some()) && !args.ffo {
+        bail!("--wld and --depth need --ffo or --file");
     }
     if args.ffo {
         let (first, last) = (args.range[0], args.range[1]);
@@ -57,13 +71,13 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         if suite.is_empty() {
             bail!("no FFO positions numbered {first}..={last} (the suite has 40..=59)");
         }
-        return run_suite(&suite, args.hash, args.wld);
+        return run_suite(&suite, args, &params);
     }
     let mut tt = TranspositionTable::new(BENCH_HASH_MIB);
     let started = Instant::now();
     let mut nodes = 0;
     for case in BENCH_CASES {
-        let line = run_case(case, &mut tt);
+        let line = run_case(case, &mut tt, &params);
         eprintln!(
             "{} {} depth {}: score {:+} best {} nodes {} time {:.3}",
             case.game,
@@ -84,11 +98,19 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
 /// Solves each position (exactly, or win/loss/draw with `wld`); a known score or best-move
 /// list that disagrees fails. Prints one line per position, the total, and a summary by
 /// number of empties: the figures to put beside another engine's.
-fn run_suite(suite: &[SuitePosition], hash_mib: usize, wld: bool) -> anyhow::Result<()> {
-    let mut tt = TranspositionTable::new(hash_mib);
-    let limits = Limits {
-        goal: if wld { Goal::WinLossDraw } else { Goal::Exact },
-        ..Limits::default()
+fn run_suite(
+    suite: &[SuitePosition],
+    args: &BenchArgs,
+    params: &SearchParams,
+) -> anyhow::Result<()> {
+    let wld = args.wld;
+    let mut tt = TranspositionTable::new(args.hash);
+    let limits = match args.depth {
+        Some(depth) => Limits::depth_or_exact(Some(depth)),
+        None => Limits {
+            goal: if wld { Goal::WinLossDraw } else { Goal::Exact },
+            ..Limits::default()
+        },
     };
     let mut by_empties: BTreeMap<u32, (usize, u64, Duration)> = BTreeMap::new();
     let (mut total_nodes, mut total_time, mut wrong) = (0u64, Duration::ZERO, 0);
@@ -98,16 +120,12 @@ fn run_suite(suite: &[SuitePosition], hash_mib: usize, wld: bool) -> anyhow::Res
     );
     for entry in suite {
         tt.clear();
-        let result = search(
-            &entry.position,
-            &mut tt,
-            &SearchParams::default(),
-            &limits,
-            &mut |_| {},
-        );
+        let result = search(&entry.position, &mut tt, params, &limits, &mut |_| {});
         let best = result.best_move.map_or("none".into(), |m| m.to_string());
         let value = result.score.value;
-        let right = if wld {
+        let right = if args.depth.is_some() {
+            true
+        } else if wld {
             entry.score.is_none_or(|s| s.signum() == value.signum())
         } else {
             entry.score.is_none_or(|s| s == value)

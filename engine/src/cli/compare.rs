@@ -107,6 +107,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
                     small_solver_empties: 0,
                     ..Thresholds::default()
                 },
+                ..SearchParams::default()
             };
             let limits = Limits {
                 nodes: Some(args.max_nodes),

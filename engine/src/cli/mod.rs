@@ -6,12 +6,15 @@ mod matches;
 mod perft;
 mod report;
 mod solve;
+mod train;
 
 use std::io::{BufRead, Read};
 use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
+use engine::search::SearchParams;
+use engine::search::eval::{EvalChoice, EvalKind};
 use engine::server::{self, ServerConfig};
 
 /// Game-search engine for Othello and Kalah.
@@ -64,6 +67,15 @@ struct ServerArgs {
     /// `nboard <version>`).
     #[arg(long, conflicts_with = "listen")]
     nboard: bool,
+    /// Search threads of a new session (option `Threads`; the NBoard mode's threads).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Search threads of all sessions together; a `go` gets what is free of them (see
+    /// PROTOCOL.md).
+    #[arg(long, default_value_t = ServerConfig::default().max_threads)]
+    max_threads: usize,
+    #[command(flatten)]
+    eval: EvalArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -78,6 +90,10 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Play engines against each other: openings, clocks, faults, Elo, SPRT, results file.
     Match(Box<matches::MatchArgs>),
+    /// Fit the 8x8 pattern evaluation to game records (WTHOR, Logistello) and write its weights.
+    Train(train::TrainArgs),
+    /// Mean absolute error of the evaluations against exact scores of held-out positions.
+    Accuracy(train::AccuracyArgs),
 }
 
 impl Cli {
@@ -100,6 +116,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Compare(args)) => compare::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Match(args)) => matches::run(&args),
+        Some(Command::Train(args)) => train::run_train(&args),
+        Some(Command::Accuracy(args)) => train::run_accuracy(&args),
         None => serve(&cli.server),
     }
 }
@@ -124,6 +142,15 @@ fn serve(args: &ServerArgs) -> anyhow::Result<()> {
         "--table-memory must be at least 1 MiB"
     );
     anyhow::ensure!(args.max_hash >= 1, "--max-hash must be at least 1 MiB");
+    anyhow::ensure!(
+        (1..=1024).contains(&args.max_threads),
+        "--max-threads must be between 1 and 1024"
+    );
+    anyhow::ensure!(
+        (1..=args.max_threads).contains(&args.threads),
+        "--threads must be between 1 and --max-threads ({})",
+        args.max_threads
+    );
     let max_hash = args.max_hash.min(args.table_memory);
     anyhow::ensure!(
         (1..=max_hash).contains(&args.hash),
@@ -142,6 +169,9 @@ fn serve(args: &ServerArgs) -> anyhow::Result<()> {
         hash_mib: args.hash,
         max_output_bytes: args.max_output_bytes,
         idle_timeout: (args.idle_timeout > 0).then(|| Duration::from_secs(args.idle_timeout)),
+        eval: args.eval.choice()?,
+        max_threads: args.max_threads,
+        threads: args.threads,
     };
     if let Some(addr) = &args.listen {
         return server::serve_tcp(addr, config);
@@ -162,8 +192,31 @@ fn serve(args: &ServerArgs) -> anyhow::Result<()> {
             Box::new(std::io::stdout()),
             args.hash,
             args.max_line_bytes,
+            SearchParams {
+                evaluator: config.eval.evaluator(),
+                threads: config.threads,
+                ..SearchParams::default()
+            },
         );
         return Ok(());
     }
     server::serve_stdio(config, first)
+}
+
+/// The evaluation flags of the commands that search.
+#[derive(Debug, Args)]
+pub(crate) struct EvalArgs {
+    /// Evaluation on 8x8: the trained patterns or the hand-weighted features (option `Eval`).
+    #[arg(long, value_name = "trained|hand", default_value_t = EvalKind::default())]
+    eval: EvalKind,
+    /// Trained weights to use instead of the shipped ones (option `EvalFile`).
+    #[arg(long, value_name = "FILE")]
+    eval_file: Option<std::path::PathBuf>,
+}
+
+impl EvalArgs {
+    /// The evaluation the flags choose.
+    pub(crate) fn choice(&self) -> anyhow::Result<EvalChoice> {
+        Ok(EvalChoice::new(self.eval, self.eval_file.as_deref())?)
+    }
 }

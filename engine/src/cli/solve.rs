@@ -34,12 +34,19 @@ pub struct SolveArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 256)]
     hash: usize,
+    /// Search threads (1: deterministic node counts).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    #[command(flatten)]
+    eval: super::EvalArgs,
 }
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
     let mut tt = TranspositionTable::new(args.hash);
     let params = SearchParams {
         algorithm: args.algorithm,
+        evaluator: args.eval.choice()?.evaluator(),
+        threads: usize::from(args.threads),
         ..SearchParams::default()
     };
     let limits = Limits {

@@ -24,7 +24,8 @@ pub struct EngineSpec {
     pub nodes: Option<u64>,
     /// `movetime=MS` per move.
     pub movetime: Option<u64>,
-    /// `option.<Name>=<value>` (and `hash=MIB` for `option.Hash`), sent with `setoption`.
+    /// `option.<Name>=<value>` (and `hash=MIB` for `option.Hash`, `threads=N` for
+    /// `option.Threads`), sent with `setoption`.
     pub options: Vec<(String, String)>,
 }
 
@@ -39,7 +40,7 @@ pub enum SpecError {
     NotKeyValue(String),
     /// An unknown key.
     #[error(
-        "engine spec: unknown key '{0}' (name, cmd, tcp, nboard, algorithm, depth, nodes, movetime, hash, option.<Name>)"
+        "engine spec: unknown key '{0}' (name, cmd, tcp, nboard, algorithm, depth, nodes, movetime, hash, threads, option.<Name>)"
     )]
     UnknownKey(String),
     /// A value of the wrong kind.
@@ -120,6 +121,7 @@ impl EngineSpec {
                     spec.movetime = Some(positive(value).ok_or_else(|| bad("milliseconds >= 1"))?);
                 }
                 "hash" => spec.options.push(("Hash".into(), value.to_string())),
+                "threads" => spec.options.push(("Threads".into(), value.to_string())),
                 _ => match key.strip_prefix("option.") {
                     Some(name) if !name.is_empty() && !value.is_empty() => {
                         spec.options.push((name.to_string(), value.to_string()));

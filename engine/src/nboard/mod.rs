@@ -68,6 +68,8 @@ struct Session {
     /// Moves valued by the last `hint` (NBoard asks 64 to value every move).
     hint_moves: usize,
     table: Arc<Mutex<TranspositionTable>>,
+    /// How to search (the evaluation the command line chose).
+    params: SearchParams,
     running: Option<Running>,
 }
 
@@ -80,6 +82,7 @@ pub fn serve(
     output: Box<dyn Write + Send>,
     hash_mib: usize,
     max_line_bytes: usize,
+    params: SearchParams,
 ) {
     let mut session = Session {
         out: Output(Arc::new(Mutex::new(output))),
@@ -87,6 +90,7 @@ pub fn serve(
         depth: None,
         hint_moves: 1,
         table: Arc::new(Mutex::new(TranspositionTable::new(hash_mib))),
+        params,
         running: None,
     };
     if let Some(first) = first {
@@ -230,6 +234,7 @@ impl Session {
             stop: Arc::clone(&stop),
             out: self.out.clone(),
             table: Arc::clone(&self.table),
+            params: self.params.clone(),
         };
         match std::thread::Builder::new()
             .name("nboard-search".into())
@@ -257,6 +262,7 @@ struct Job {
     stop: Arc<AtomicBool>,
     out: Output,
     table: Arc<Mutex<TranspositionTable>>,
+    params: SearchParams,
 }
 
 impl Job {
@@ -332,13 +338,7 @@ impl Job {
                     }
                 };
                 let limits = self.limits(&position, progress);
-                let result = search(
-                    &position,
-                    &mut table,
-                    &SearchParams::default(),
-                    &limits,
-                    &mut report,
-                );
+                let result = search(&position, &mut table, &self.params, &limits, &mut report);
                 let seconds = started.elapsed().as_secs_f64();
                 if self.task == Task::Move && !self.stop.load(Ordering::Relaxed) {
                     self.out
@@ -365,13 +365,7 @@ impl Job {
                         position.final_score()
                     } else {
                         let limits = self.limits(position, progress);
-                        let r = search(
-                            position,
-                            &mut table,
-                            &SearchParams::default(),
-                            &limits,
-                            &mut |_| {},
-                        );
+                        let r = search(position, &mut table, &self.params, &limits, &mut |_| {});
                         if r.stopped {
                             break;
                         }

@@ -1,6 +1,9 @@
 //! Iterative deepening: which depths to search, with which window, and the hand-over of
 //! each iteration's score to the next MTD(f) search as its first guess.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::limits::Clock;
 use super::node::Searcher;
 use super::root::RootOutcome;
@@ -83,6 +86,11 @@ pub fn solve_exact<G: Searchable>(
 
 /// Searches `position` within `limits`, reporting every MTD(f) pass and every completed
 /// iteration to `report`. Always returns a move unless the game is over.
+///
+/// With `params.threads` above 1, helper threads search the same position over the same
+/// table at the same time (lazy SMP, docs/parallel.md): they fill the table with results
+/// the main search then finds, and stop when it ends. The result is the main search's,
+/// with every thread's nodes counted.
 pub fn search<G: Searchable>(
     position: &G,
     tt: &mut TranspositionTable,
@@ -90,15 +98,70 @@ pub fn search<G: Searchable>(
     limits: &Limits,
     report: &mut dyn FnMut(Report<'_, G::Move>),
 ) -> SearchResult<G::Move> {
-    let clock = Clock::new(limits);
     tt.new_search();
+    let tt: &TranspositionTable = tt;
+    if params.threads <= 1 {
+        return search_thread(position, tt, params, limits, 0, report);
+    }
+    let stop_helpers = Arc::new(AtomicBool::new(false));
+    let helper_limits = Limits {
+        goal: limits.goal,
+        depth: limits.depth,
+        // Open-ended: a helper runs until the main search ends.
+        infinite: limits.infinite
+            || limits.movetime.is_some()
+            || limits.nodes.is_some()
+            || limits.stop.is_some(),
+        stop: Some(Arc::clone(&stop_helpers)),
+        ..Limits::default()
+    };
+    let helper_params = SearchParams {
+        principal_variation: false,
+        ..params.clone()
+    };
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..params.threads)
+            .map(|id| {
+                let (limits, params) = (&helper_limits, &helper_params);
+                scope.spawn(move || {
+                    search_thread(position, tt, params, limits, id, &mut |_| {})
+                        .stats
+                        .nodes
+                })
+            })
+            .collect();
+        let mut result = search_thread(position, tt, params, limits, 0, report);
+        stop_helpers.store(true, Ordering::Relaxed);
+        for helper in helpers {
+            result.stats.nodes += helper.join().unwrap_or(0);
+        }
+        result
+    })
+}
+
+/// One thread's search: the main one (`helper` 0) or a helper, which starts its
+/// iterations one ply deeper when odd and tries the root moves after the first in a
+/// rotated order, so that the threads spread over the tree.
+fn search_thread<G: Searchable>(
+    position: &G,
+    tt: &TranspositionTable,
+    params: &SearchParams,
+    limits: &Limits,
+    helper: usize,
+    report: &mut dyn FnMut(Report<'_, G::Move>),
+) -> SearchResult<G::Move> {
+    let clock = Clock::new(limits);
     let root_entry = tt.probe(position.hash_key());
-    let mut s: Searcher<'_, G> = Searcher::new(tt, *params, clock);
+    let mut s: Searcher<'_, G> = Searcher::new(tt, params.clone(), clock);
     let mut moves = s.ordered_moves(
         position,
         DEPTH_TO_END,
         root_entry.and_then(|e| e.best_move()),
     );
+    if helper > 0 && moves.len() > 2 {
+        let n = moves.len() - 1;
+        moves[1..].rotate_left(helper % n);
+    }
     if moves.is_empty() {
         return SearchResult {
             best_move: None,
@@ -114,10 +177,16 @@ pub fn search<G: Searchable>(
             stopped: false,
         };
     }
-    let plan = Plan::new(position, params, limits);
+    let mut plan = Plan::new(position, params, limits);
+    if helper % 2 == 1 {
+        for depth in &mut plan.depths {
+            *depth = (*depth + 1).min(DEPTH_TO_END);
+        }
+        plan.depths.dedup();
+    }
     let mut guess = params.first_guess.unwrap_or_else(|| match root_entry {
         Some(e) if e.lower() == e.upper() => e.lower(),
-        _ => position.evaluate(),
+        _ => position.evaluate(&params.evaluator),
     });
     let mut iterations: Vec<Iteration<G::Move>> = Vec::new();
     let mut better = None;

@@ -29,7 +29,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 use crate::game::MoveList;
-use eval::Evaluate;
+use eval::{Evaluate, Evaluator};
 
 /// Larger than any score.
 pub const INFINITY: i32 = 10_000;
@@ -126,7 +126,7 @@ impl Default for Thresholds {
 }
 
 /// How to search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchParams {
     /// The algorithm.
     pub algorithm: Algorithm,
@@ -140,6 +140,10 @@ pub struct SearchParams {
     pub principal_variation: bool,
     /// Solver thresholds.
     pub thresholds: Thresholds,
+    /// The evaluation at the horizon.
+    pub evaluator: Evaluator,
+    /// Search threads (1: deterministic; more: lazy SMP over the shared table).
+    pub threads: usize,
 }
 
 impl Default for SearchParams {
@@ -151,6 +155,8 @@ impl Default for SearchParams {
             first_guess: None,
             principal_variation: true,
             thresholds: Thresholds::default(),
+            evaluator: Evaluator::default(),
+            threads: 1,
         }
     }
 }
@@ -295,13 +301,15 @@ pub trait Searchable: Evaluate {
 /// What a search lends a game's endgame solver.
 pub struct SolverContext<'a> {
     /// The table, when the search uses one.
-    pub(crate) tt: Option<&'a mut TranspositionTable>,
+    pub(crate) tt: Option<&'a TranspositionTable>,
     /// The search's counters.
     pub(crate) stats: &'a mut SearchStats,
     /// The search's limits.
     pub(crate) clock: &'a mut limits::Clock,
     /// Set once a limit is hit: the solver unwinds at once.
     pub(crate) stopped: &'a mut bool,
+    /// The search's evaluation (the solver orders moves with it far from the end).
+    pub(crate) evaluator: &'a Evaluator,
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ const ETC_DEPTH: i32 = 4;
 
 /// State of one running search.
 pub(crate) struct Searcher<'a, G: Searchable> {
-    pub(crate) tt: &'a mut TranspositionTable,
+    pub(crate) tt: &'a TranspositionTable,
     pub(crate) params: SearchParams,
     pub(crate) clock: Clock,
     pub(crate) stats: SearchStats,
@@ -39,15 +39,15 @@ pub(crate) fn child_depth<G: Game>(parent: &G, child: &G, depth: i32) -> i32 {
 }
 
 impl<'a, G: Searchable> Searcher<'a, G> {
-    pub(crate) fn new(tt: &'a mut TranspositionTable, params: SearchParams, clock: Clock) -> Self {
+    pub(crate) fn new(tt: &'a TranspositionTable, params: SearchParams, clock: Clock) -> Self {
         Searcher {
             tt,
+            fail_soft: params.algorithm != Algorithm::AlphaBeta,
+            scout: params.algorithm == Algorithm::NegaScout,
             params,
             clock,
             stats: SearchStats::default(),
             stopped: false,
-            fail_soft: params.algorithm != Algorithm::AlphaBeta,
-            scout: params.algorithm == Algorithm::NegaScout,
             partial_root: false,
             _game: std::marker::PhantomData,
         }
@@ -68,10 +68,11 @@ impl<'a, G: Searchable> Searcher<'a, G> {
     #[inline]
     fn solve_endgame(&mut self, position: &G, depth: i32, alpha: i32, beta: i32) -> Option<i32> {
         let mut ctx = SolverContext {
-            tt: self.params.use_tt.then_some(&mut *self.tt),
+            tt: self.params.use_tt.then_some(self.tt),
             stats: &mut self.stats,
             clock: &mut self.clock,
             stopped: &mut self.stopped,
+            evaluator: &self.params.evaluator,
         };
         position.solve_endgame(depth, alpha, beta, &self.params.thresholds, &mut ctx)
     }
@@ -94,7 +95,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             position.final_score()
         } else {
             self.stats.heuristic_leaves += 1;
-            position.evaluate()
+            position.evaluate(&self.params.evaluator)
         }
     }
 

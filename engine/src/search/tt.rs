@@ -1,17 +1,24 @@
 //! The transposition table: fixed memory, buckets of four entries, each storing the
 //! interval (lower, upper) known to hold a position's value at some depth (docs/algorithms.md §000).
 //!
-//! Entry layout, 16 bytes:
+//! Every search thread shares one table without a lock. An entry is two 64-bit words,
+//! each read and written atomically: the packed data, and the key XOR-ed with the data.
+//! A reader accepts an entry only when the two words XOR back to its key, so an entry
+//! torn by two threads writing at once (one word of each) reads as absent rather than
+//! as a wrong result (Hyatt and Mann's lockless hashing).
+//!
+//! Data word, from the low byte up:
 //!
 //! ```text
-//!  bytes 0..8   key     full 64-bit hash (no false matches short of a 64-bit collision)
-//!  bytes 8..10  lower   i16, the value is >= lower
-//!  bytes 10..12 upper   i16, the value is <= upper
-//!  byte  12     depth   remaining depth the bounds hold at
-//!  byte  13     flags   bit 0: proven (every leaf below was a finished game)
-//!  byte  14     mv      best move (GameMove::to_byte), NO_MOVE if none
-//!  byte  15     age     search generation that last wrote it
+//!  bits  0..16  lower   i16, the value is >= lower
+//!  bits 16..32  upper   i16, the value is <= upper
+//!  bits 32..40  depth   remaining depth the bounds hold at
+//!  bits 40..48  flags   bit 0: proven (every leaf below was a finished game)
+//!  bits 48..56  mv      best move (GameMove::to_byte), NO_MOVE if none
+//!  bits 56..64  age     search generation that last wrote it
 //! ```
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use super::INFINITY;
 use crate::game::GameMove;
@@ -22,7 +29,6 @@ const BUCKET_SIZE: usize = 4;
 
 /// One stored result.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[repr(C)]
 pub struct Entry {
     key: u64,
     lower: i16,
@@ -33,12 +39,12 @@ pub struct Entry {
     age: u8,
 }
 
-const _: () = assert!(size_of::<Entry>() == 16);
-const _: () = assert!(size_of::<Bucket>() == 64);
-
-#[derive(Clone, Copy, Debug, Default)]
+/// Four entries of two words each: one cache line.
+#[derive(Debug, Default)]
 #[repr(C, align(64))]
-struct Bucket([Entry; BUCKET_SIZE]);
+struct Bucket([AtomicU64; 2 * BUCKET_SIZE]);
+
+const _: () = assert!(size_of::<Bucket>() == 64);
 
 impl Entry {
     /// The value is at least this.
@@ -79,6 +85,44 @@ impl Entry {
         let own = self.depth();
         own == depth || (self.proven() && own <= depth)
     }
+
+    fn data(&self) -> u64 {
+        u64::from(self.lower as u16)
+            | u64::from(self.upper as u16) << 16
+            | u64::from(self.depth) << 32
+            | u64::from(self.flags) << 40
+            | u64::from(self.mv) << 48
+            | u64::from(self.age) << 56
+    }
+
+    fn from_words(check: u64, data: u64) -> Entry {
+        Entry {
+            key: check ^ data,
+            lower: data as u16 as i16,
+            upper: (data >> 16) as u16 as i16,
+            depth: (data >> 32) as u8,
+            flags: (data >> 40) as u8,
+            mv: (data >> 48) as u8,
+            age: (data >> 56) as u8,
+        }
+    }
+}
+
+impl Bucket {
+    /// The `i`-th entry as stored now (its key is garbage if torn or empty).
+    #[inline]
+    fn load(&self, i: usize) -> Entry {
+        let check = self.0[2 * i].load(Ordering::Relaxed);
+        let data = self.0[2 * i + 1].load(Ordering::Relaxed);
+        Entry::from_words(check, data)
+    }
+
+    #[inline]
+    fn save(&self, i: usize, entry: &Entry) {
+        let data = entry.data();
+        self.0[2 * i].store(entry.key ^ data, Ordering::Relaxed);
+        self.0[2 * i + 1].store(data, Ordering::Relaxed);
+    }
 }
 
 /// What a search learnt about a position, to be stored.
@@ -111,11 +155,11 @@ pub fn bounds_of(value: i32, alpha: i32, beta: i32) -> (i32, i32) {
     }
 }
 
-/// A fixed-size transposition table.
+/// A fixed-size transposition table, shared by the threads of a search.
 #[derive(Debug)]
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
-    age: u8,
+    age: AtomicU8,
 }
 
 impl TranspositionTable {
@@ -127,8 +171,10 @@ impl TranspositionTable {
         let count = (bytes / size_of::<Bucket>()).max(1);
         let count = 1 << count.ilog2();
         TranspositionTable {
-            buckets: vec![Bucket::default(); count],
-            age: 0,
+            buckets: std::iter::repeat_with(Bucket::default)
+                .take(count)
+                .collect(),
+            age: AtomicU8::new(0),
         }
     }
 
@@ -140,53 +186,56 @@ impl TranspositionTable {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
-        self.age = 0;
+        for word in self.buckets.iter_mut().flat_map(|b| b.0.iter_mut()) {
+            *word.get_mut() = 0;
+        }
+        *self.age.get_mut() = 0;
     }
 
     /// Starts a new search generation: older entries become the first to be replaced.
     pub fn new_search(&mut self) {
-        self.age = self.age.wrapping_add(1);
+        let age = self.age.get_mut();
+        *age = age.wrapping_add(1);
     }
 
-    fn bucket(&self, key: u64) -> usize {
+    fn bucket(&self, key: u64) -> &Bucket {
         // The high bits pick the bucket; the full key is checked in the entry.
-        ((key >> 32).wrapping_mul(self.buckets.len() as u64) >> 32) as usize
+        &self.buckets[((key >> 32).wrapping_mul(self.buckets.len() as u64) >> 32) as usize]
     }
 
     /// The entry for `key`, if stored.
     #[must_use]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let bucket = &self.buckets[self.bucket(key)];
-        bucket
-            .0
-            .iter()
+        let bucket = self.bucket(key);
+        (0..BUCKET_SIZE)
+            .map(|i| bucket.load(i))
             .find(|e| e.key == key && e.upper >= e.lower)
-            .copied()
     }
 
     /// Stores a result. An entry for the same position at the same depth has its interval
     /// narrowed (docs/algorithms.md §000); otherwise the least valuable entry of the bucket is replaced:
-    /// one from an older search first, then the shallowest.
-    pub fn store<M: GameMove>(&mut self, store: &Store<M>) {
-        let age = self.age;
-        let index = self.bucket(store.key);
-        let bucket = &mut self.buckets[index].0;
+    /// one from an older search first, then the shallowest. Another thread's store to the
+    /// same bucket at the same moment may win instead: the table loses a result, never
+    /// holds a wrong one.
+    pub fn store<M: GameMove>(&self, store: &Store<M>) {
+        let age = self.age.load(Ordering::Relaxed);
+        let bucket = self.bucket(store.key);
+        let entries: [Entry; BUCKET_SIZE] = std::array::from_fn(|i| bucket.load(i));
         let clamp = |v: i32| v.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
         let depth = store.depth.clamp(0, i32::from(u8::MAX)) as u8;
         let mut lower = clamp(store.lower);
         let mut upper = clamp(store.upper);
         let mut mv = store.best_move.map_or(NO_MOVE, GameMove::to_byte);
         let proven = store.proven;
-        let slot = match bucket.iter().position(|e| e.key == store.key) {
+        let slot = match entries.iter().position(|e| e.key == store.key) {
             Some(i) => {
-                let old = bucket[i];
+                let old = entries[i];
                 if mv == NO_MOVE {
                     mv = old.mv;
                 }
                 if old.proven() && !proven && old.depth <= depth {
                     // The proven bounds still hold at this depth: keep them, with the new move.
-                    bucket[i] = Entry { mv, age, ..old };
+                    bucket.save(i, &Entry { mv, age, ..old });
                     return;
                 }
                 if old.depth == depth && old.proven() == proven {
@@ -199,32 +248,39 @@ impl TranspositionTable {
             }
             None => (0..BUCKET_SIZE)
                 .min_by_key(|&i| {
-                    let e = &bucket[i];
+                    let e = &entries[i];
                     (e.age == age, e.proven(), e.depth)
                 })
                 .unwrap_or(0),
         };
         let flags = if proven { PROVEN } else { 0 };
-        bucket[slot] = Entry {
-            key: store.key,
-            lower,
-            upper,
-            depth,
-            flags,
-            mv,
-            age,
-        };
+        bucket.save(
+            slot,
+            &Entry {
+                key: store.key,
+                lower,
+                upper,
+                depth,
+                flags,
+                mv,
+                age,
+            },
+        );
     }
 
     /// Permille of a sample of entries written by the current search.
     #[must_use]
     pub fn hashfull(&self) -> u32 {
         let sample = self.buckets.len().min(250);
+        let age = self.age.load(Ordering::Relaxed);
         let used: usize = self.buckets[..sample]
             .iter()
             .map(|b| {
-                b.0.iter()
-                    .filter(|e| e.age == self.age && e.key != 0)
+                (0..BUCKET_SIZE)
+                    .filter(|&i| {
+                        let e = b.load(i);
+                        e.age == age && e.key != 0
+                    })
                     .count()
             })
             .sum();
@@ -257,7 +313,7 @@ mod tests {
 
     #[test]
     fn insert_and_probe() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         tt.store(&store(42, 5, -3, 7));
         let e = tt.probe(42).unwrap();
         assert_eq!((e.lower(), e.upper(), e.depth()), (-3, 7, 5));
@@ -267,7 +323,7 @@ mod tests {
 
     #[test]
     fn same_depth_narrows_the_interval() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         tt.store(&store(42, 5, -10, 4));
         tt.store(&store(42, 5, 2, 100));
         let e = tt.probe(42).unwrap();
@@ -280,7 +336,7 @@ mod tests {
 
     #[test]
     fn usable_depths() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         tt.store(&store(1, 5, 0, 0));
         tt.store(&Store {
             proven: true,
@@ -308,5 +364,34 @@ mod tests {
         tt.store(&store(6, 1, 0, 0));
         tt.store(&store(7, 1, 0, 0));
         assert!(tt.probe(6).is_some() && tt.probe(7).is_some());
+    }
+
+    #[test]
+    fn threads_writing_at_once_never_leave_a_wrong_entry() {
+        // Every key's bounds are a function of the key: a torn entry would show another's.
+        let bounds = |key: u64| {
+            let v = (key % 101) as i32 - 50;
+            (v, v + (key % 7) as i32)
+        };
+        let tt = TranspositionTable::new(0); // one bucket: every store collides
+        std::thread::scope(|scope| {
+            for t in 0..4u64 {
+                let tt = &tt;
+                scope.spawn(move || {
+                    for i in 0..200_000u64 {
+                        let key = (i * 4 + t).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+                        let (lower, upper) = bounds(key);
+                        tt.store(&store(key, (i % 20) as i32, lower, upper));
+                        let probe = key ^ 0x5555;
+                        if let Some(e) = tt.probe(probe) {
+                            assert_eq!((e.lower(), e.upper()), bounds(probe));
+                        }
+                        if let Some(e) = tt.probe(key) {
+                            assert_eq!((e.lower(), e.upper()), bounds(key));
+                        }
+                    }
+                });
+            }
+        });
     }
 }

@@ -27,7 +27,8 @@ use tokio::net::TcpListener;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::lines::{Line, LineReader};
-use pool::TablePool;
+use crate::search::eval::EvalChoice;
+use pool::{TablePool, ThreadBudget};
 use session::{Ending, Flow, Session};
 
 /// Limits and defaults of a server.
@@ -48,6 +49,12 @@ pub struct ServerConfig {
     /// A TCP connection that sends no complete line for this long while no search runs is
     /// closed (`None`: never).
     pub idle_timeout: Option<Duration>,
+    /// The evaluation sessions start with (options `Eval` and `EvalFile`).
+    pub eval: EvalChoice,
+    /// Search threads of all sessions together (option `Threads` asks for a share).
+    pub max_threads: usize,
+    /// A new session's `Threads`.
+    pub threads: usize,
 }
 
 impl Default for ServerConfig {
@@ -60,6 +67,9 @@ impl Default for ServerConfig {
             hash_mib: 64,
             max_output_bytes: 16 << 20,
             idle_timeout: Some(Duration::from_secs(600)),
+            eval: EvalChoice::default(),
+            max_threads: std::thread::available_parallelism().map_or(1, usize::from),
+            threads: 1,
         }
     }
 }
@@ -69,6 +79,7 @@ impl Default for ServerConfig {
 pub(crate) struct Shared {
     config: ServerConfig,
     pool: Arc<TablePool>,
+    threads: Arc<ThreadBudget>,
 }
 
 /// How long a TCP session's last output may take to reach a client that stopped reading.
@@ -185,6 +196,7 @@ fn serve_listener(listener: std::net::TcpListener, config: ServerConfig) -> anyh
 fn shared(config: ServerConfig) -> Arc<Shared> {
     Arc::new(Shared {
         pool: TablePool::new(config.table_memory_mib),
+        threads: ThreadBudget::new(config.max_threads),
         config,
     })
 }

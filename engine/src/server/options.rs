@@ -1,9 +1,15 @@
 //! The options a session offers through `setoption`, with their types and ranges.
 
+use std::path::Path;
+
 use protocol::{OptionKind, OptionSpec};
 use thiserror::Error;
 
 use crate::search::Thresholds;
+use crate::search::eval::{EvalChoice, EvalKind, Evaluator};
+
+/// `EvalFile`'s value for the weights shipped in the engine.
+pub(crate) const BUILTIN_WEIGHTS: &str = "<builtin>";
 
 /// A session's option values.
 #[derive(Clone, Debug)]
@@ -14,6 +20,13 @@ pub(crate) struct EngineOptions {
     pub(crate) thresholds: Thresholds,
     /// Send an `info` line per MTD(f) pass.
     pub(crate) pass_info: bool,
+    /// Search threads a `go` asks for.
+    pub(crate) threads: usize,
+    max_threads: usize,
+    default_threads: usize,
+    /// The evaluation (options `Eval` and `EvalFile`).
+    eval: EvalChoice,
+    default_eval: EvalChoice,
     default_hash_mib: usize,
     max_hash_mib: usize,
 }
@@ -32,25 +45,46 @@ pub(crate) enum OptionError {
     },
     #[error("option {name}: '{value}' is not true or false")]
     NotABool { name: &'static str, value: String },
+    #[error("option {name}: '{value}' is not one of {values}")]
+    NotOneOf {
+        name: &'static str,
+        value: String,
+        values: String,
+    },
+    #[error("option {name}: {reason}")]
+    Unusable { name: &'static str, reason: String },
 }
 
 /// The names, in the order the handshake lists them.
-const NAMES: [&str; 6] = [
+const NAMES: [&str; 9] = [
     "Hash",
+    "Threads",
     "MidDepth",
     "WldEmpties",
     "ExactEmpties",
     "SolverEmpties",
     "PassInfo",
+    "Eval",
+    "EvalFile",
 ];
 
 impl EngineOptions {
-    pub(crate) fn new(hash_mib: usize, max_hash_mib: usize) -> EngineOptions {
+    pub(crate) fn new(
+        hash_mib: usize,
+        max_hash_mib: usize,
+        eval: EvalChoice,
+        (threads, max_threads): (usize, usize),
+    ) -> EngineOptions {
         let hash_mib = hash_mib.min(max_hash_mib);
         EngineOptions {
             hash_mib,
             thresholds: Thresholds::default(),
             pass_info: false,
+            threads: threads.clamp(1, max_threads.max(1)),
+            max_threads: max_threads.max(1),
+            default_threads: threads.clamp(1, max_threads.max(1)),
+            default_eval: eval.clone(),
+            eval,
             default_hash_mib: hash_mib,
             max_hash_mib,
         }
@@ -70,12 +104,35 @@ impl EngineOptions {
                 min: 1,
                 max: self.max_hash_mib as i64,
             },
+            "Threads" => OptionKind::Spin {
+                default: self.default_threads as i64,
+                min: 1,
+                max: self.max_threads as i64,
+            },
             "MidDepth" => spin(t.mid_depth, 1, 60),
             "WldEmpties" => spin(t.wld_empties, 0, 64),
             "ExactEmpties" => spin(t.exact_empties, 0, 64),
             "SolverEmpties" => spin(t.small_solver_empties, 0, 64),
+            "Eval" => OptionKind::Combo {
+                default: self.default_eval.kind.to_string(),
+                values: [EvalKind::Trained, EvalKind::Hand]
+                    .map(|k| k.to_string())
+                    .to_vec(),
+            },
+            "EvalFile" => OptionKind::String {
+                default: self
+                    .default_eval
+                    .file
+                    .as_ref()
+                    .map_or_else(|| BUILTIN_WEIGHTS.to_string(), |f| f.display().to_string()),
+            },
             _ => OptionKind::Check { default: false },
         }
+    }
+
+    /// The evaluation the options choose.
+    pub(crate) fn evaluator(&self) -> Evaluator {
+        self.eval.evaluator()
     }
 
     /// Every option, for the handshake. Defaults are those the session started with.
@@ -114,11 +171,27 @@ impl EngineOptions {
                 let small = u32::try_from(v).unwrap_or_default();
                 match name {
                     "Hash" => self.hash_mib = usize::try_from(v).unwrap_or(1),
+                    "Threads" => self.threads = usize::try_from(v).unwrap_or(1),
                     "MidDepth" => t.mid_depth = small,
                     "WldEmpties" => t.wld_empties = small,
                     "ExactEmpties" => t.exact_empties = small,
                     _ => t.small_solver_empties = small,
                 }
+            }
+            OptionKind::Combo { values, .. } => {
+                self.eval.kind = value.parse().map_err(|_| OptionError::NotOneOf {
+                    name,
+                    value: value.to_string(),
+                    values: values.join(", "),
+                })?;
+            }
+            OptionKind::String { .. } => {
+                let file = (value != BUILTIN_WEIGHTS).then(|| Path::new(value));
+                self.eval =
+                    EvalChoice::new(self.eval.kind, file).map_err(|e| OptionError::Unusable {
+                        name,
+                        reason: e.to_string(),
+                    })?;
             }
             OptionKind::Check { .. } => {
                 self.pass_info = match value {
@@ -143,9 +216,13 @@ mod tests {
 
     #[test]
     fn options_are_set_within_their_ranges() {
-        let mut o = EngineOptions::new(64, 1024);
+        let mut o = EngineOptions::new(64, 1024, EvalChoice::default(), (1, 4));
         o.set("hash", "128").unwrap();
         assert_eq!(o.hash_mib, 128);
+        o.set("threads", "4").unwrap();
+        assert_eq!(o.threads, 4);
+        assert!(o.set("Threads", "5").is_err(), "above --max-threads");
+        assert!(o.set("Threads", "0").is_err());
         o.set("ExactEmpties", "12").unwrap();
         assert_eq!(o.thresholds.exact_empties, 12);
         o.set("PassInfo", "true").unwrap();
@@ -154,6 +231,14 @@ mod tests {
         assert!(o.set("Hash", "2048").is_err());
         assert!(o.set("MidDepth", "deep").is_err());
         assert!(o.set("PassInfo", "yes").is_err());
+        o.set("eval", "HAND").unwrap();
+        assert_eq!(o.evaluator(), Evaluator::Hand);
+        assert!(o.set("Eval", "neural").is_err());
+        o.set("Eval", "trained").unwrap();
+        assert_eq!(o.evaluator(), Evaluator::default());
+        let err = o.set("EvalFile", "/nonexistent/weights").unwrap_err();
+        assert!(err.to_string().contains("/nonexistent/weights"), "{err}");
+        assert_eq!(o.evaluator(), Evaluator::default());
         assert!(matches!(
             o.set("Colour", "1"),
             Err(OptionError::Unknown { .. })

@@ -1,5 +1,5 @@
-//! The memory for transposition tables, shared by all sessions of a server, so that
-//! clients together cannot take more than the configured total.
+//! What all sessions of a server share and must not exceed together: the memory for
+//! transposition tables, and the search threads.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -111,9 +111,80 @@ impl Drop for Reservation {
     }
 }
 
+/// The search threads of all sessions (`--max-threads`).
+#[derive(Debug)]
+pub(crate) struct ThreadBudget {
+    limit: usize,
+    used: Mutex<usize>,
+}
+
+/// Threads a running search holds; given back when dropped.
+#[derive(Debug)]
+pub(crate) struct ThreadLease {
+    budget: Arc<ThreadBudget>,
+    threads: usize,
+}
+
+impl ThreadBudget {
+    pub(crate) fn new(limit: usize) -> Arc<ThreadBudget> {
+        Arc::new(ThreadBudget {
+            limit,
+            used: Mutex::new(0),
+        })
+    }
+
+    /// The total.
+    pub(crate) fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Up to `wanted` threads, as many as are free, but always one: a search runs on its
+    /// session's own thread even when every other is taken (sessions are capped by
+    /// `--max-connections`).
+    pub(crate) fn lease(self: &Arc<ThreadBudget>, wanted: usize) -> ThreadLease {
+        let mut used = self.used.lock().unwrap_or_else(PoisonError::into_inner);
+        let threads = wanted.min(self.limit.saturating_sub(*used)).max(1);
+        *used += threads;
+        ThreadLease {
+            budget: Arc::clone(self),
+            threads,
+        }
+    }
+}
+
+impl ThreadLease {
+    /// Threads held.
+    pub(crate) fn threads(&self) -> usize {
+        self.threads
+    }
+}
+
+impl Drop for ThreadLease {
+    fn drop(&mut self) {
+        *self
+            .budget
+            .used
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) -= self.threads;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn leases_share_the_thread_budget() {
+        let budget = ThreadBudget::new(4);
+        let a = budget.lease(3);
+        assert_eq!(a.threads(), 3);
+        let b = budget.lease(3);
+        assert_eq!(b.threads(), 1, "what is left");
+        let c = budget.lease(2);
+        assert_eq!(c.threads(), 1, "one thread even when none is left");
+        drop((a, c));
+        assert_eq!(budget.lease(8).threads(), 3);
+    }
 
     #[test]
     fn reservations_share_the_limit_and_give_back() {

@@ -5,12 +5,12 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use protocol::{Command, Go, Message, PROTOCOL_VERSION, PositionStart};
+use protocol::{Command, Go, Info, Message, PROTOCOL_VERSION, PositionStart};
 
 use super::Shared;
 use super::options::EngineOptions;
 use super::output::Output;
-use super::pool::Reservation;
+use super::pool::{Reservation, ThreadBudget};
 use super::timing;
 use super::worker::{SearchJob, Worker, stop_flag};
 use crate::game::{AnyPosition, GameId};
@@ -46,6 +46,8 @@ pub(crate) struct Session {
     /// The latest search is `go infinite` (it holds its `bestmove` until stopped).
     infinite: bool,
     reservation: Arc<Reservation>,
+    /// The server's search threads, leased to each `go`.
+    threads: Arc<ThreadBudget>,
 }
 
 impl Session {
@@ -53,7 +55,12 @@ impl Session {
         let reservation = shared.pool.reservation();
         let worker = Worker::spawn(out.clone(), Arc::clone(&reservation))?;
         let max_hash = shared.config.max_hash_mib.min(shared.pool.limit_mib());
-        let options = EngineOptions::new(shared.config.hash_mib, max_hash);
+        let options = EngineOptions::new(
+            shared.config.hash_mib,
+            max_hash,
+            shared.config.eval.clone(),
+            (shared.config.threads, shared.config.max_threads),
+        );
         Ok(Session {
             out,
             options,
@@ -62,6 +69,7 @@ impl Session {
             started: 0,
             infinite: false,
             reservation,
+            threads: Arc::clone(&shared.threads),
         })
     }
 
@@ -199,9 +207,24 @@ impl Session {
             stop: Some(stop_flag()),
             progress: None,
         };
+        let threads = self.threads.lease(self.options.threads);
+        if threads.threads() < self.options.threads {
+            self.send(Message::Info(Info {
+                id: go.id.clone(),
+                string: Some(format!(
+                    "Threads {} asked, {} available of the server's {} (--max-threads): searching with {}",
+                    self.options.threads,
+                    threads.threads(),
+                    self.threads.limit(),
+                    threads.threads()
+                )),
+                ..Info::default()
+            }));
+        }
         let params = SearchParams {
             algorithm: go.algorithm.map_or(Algorithm::Mtdf, algorithm),
             thresholds: self.options.thresholds,
+            evaluator: self.options.evaluator(),
             ..SearchParams::default()
         };
         self.started += 1;
@@ -214,6 +237,7 @@ impl Session {
             hash_mib: self.options.hash_mib,
             pass_info: self.options.pass_info,
             hold: go.infinite,
+            threads,
         });
     }
 

@@ -14,7 +14,7 @@ use protocol::{BestMove, Depth, Info, Message, PassInfo};
 use tokio::sync::watch;
 
 use super::output::Output;
-use super::pool::Reservation;
+use super::pool::{Reservation, ThreadLease};
 use crate::game::AnyPosition;
 use crate::search::{
     self, Bound, DEPTH_TO_END, Iteration, Limits, Proof, Report, SearchParams, SearchResult,
@@ -34,6 +34,9 @@ pub(crate) struct SearchJob {
     pub(crate) pass_info: bool,
     /// `go infinite`: hold `bestmove` until stopped.
     pub(crate) hold: bool,
+    /// The search threads it holds of the server's budget, until it ends (they override
+    /// `params.threads`).
+    pub(crate) threads: ThreadLease,
 }
 
 /// What the session and the search thread share besides the job channel.
@@ -186,6 +189,9 @@ impl SearchThread {
             let out = self.out.clone();
             let tt = self.table_for(job.hash_mib);
             let (info, best) = with_position!(job.position, p => run_search(&p, tt, &job, &out));
+            // The threads go back before the result is out: a client that reads this
+            // `bestmove` and starts another search finds them free.
+            drop(job.threads);
             self.out.send(Message::Info(info).to_string());
             if job.hold {
                 self.hold_until_stopped(job.limits.stop.as_deref());
@@ -294,7 +300,11 @@ fn run_search<G: Searchable>(
             }
         }
     };
-    let result = search::search(position, tt, &job.params, &job.limits, &mut report);
+    let params = SearchParams {
+        threads: job.threads.threads(),
+        ..job.params.clone()
+    };
+    let result = search::search(position, tt, &params, &job.limits, &mut report);
     let info = final_info(job, &result, tt.hashfull());
     let best = BestMove {
         mv: result.best_move.map(|m| m.to_string()),
@@ -382,12 +392,13 @@ mod tests {
     use super::*;
     use crate::game::{GameId, Start};
     use crate::server::output;
-    use crate::server::pool::TablePool;
+    use crate::server::pool::{TablePool, ThreadBudget};
 
     /// What a panic in a session does to its worker: the handle is dropped mid-search.
     #[test]
     fn dropping_the_handle_stops_the_search_and_returns_the_table() {
         let pool = TablePool::new(64);
+        let threads = ThreadBudget::new(3);
         let reservation = pool.reservation();
         reservation.grow_to(8).unwrap();
         let (out, _queue) = output::channel(1 << 20);
@@ -411,9 +422,15 @@ mod tests {
             hash_mib: 8,
             pass_info: false,
             hold: true,
+            threads: threads.lease(2),
         });
         std::thread::sleep(Duration::from_millis(50));
         assert_eq!(pool.used_mib(), 8);
+        assert_eq!(
+            threads.lease(2).threads(),
+            1,
+            "the search holds two of three"
+        );
         drop(worker);
         assert!(stop.load(Ordering::Relaxed), "the search was told to stop");
         assert_eq!(
@@ -421,5 +438,6 @@ mod tests {
             0,
             "the table's memory went back to the pool"
         );
+        assert_eq!(threads.lease(3).threads(), 3, "and the threads");
     }
 }

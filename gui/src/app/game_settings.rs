@@ -136,6 +136,10 @@ impl App {
             let l = ui.label(format!("{name} table MiB"));
             ui.add(egui::DragValue::new(&mut e.hash_mib).range(1..=4096))
                 .labelled_by(l.id);
+            let l = ui.label(format!("{name} threads"));
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+            ui.add(egui::DragValue::new(&mut e.threads).range(1..=cores))
+                .labelled_by(l.id);
         });
         let link = &self.links[side];
         let (text, colour) = match &link.status {

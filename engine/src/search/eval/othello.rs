@@ -1,10 +1,13 @@
-//! Mid-game evaluation: a predicted final disc margin from the side to move.
+//! Mid-game evaluation: a predicted final disc margin from the side to move. On 8x8 the
+//! trained patterns of [`super::weights`] by default; here the hand-weighted features,
+//! used on every other board and on 8x8 when asked for (option `Eval hand`).
 //!
 //! Features, in hundredths of a disc: corners, discs next to an empty corner, mobility,
 //! potential mobility (frontier), stable discs, parity and a small disc-count term.
 //! The sum is rounded to whole discs, so heuristic and exact scores share one scale.
 
-use super::Evaluate;
+use super::{Evaluate, Evaluator};
+use crate::game::othello::Geometry;
 use crate::game::othello::Othello;
 use crate::game::othello::geometry::{neighbours, squares};
 use crate::game::othello::stability::stable_discs;
@@ -32,8 +35,14 @@ const WEIGHTS: Weights = Weights {
 };
 
 impl Evaluate for Othello {
-    fn evaluate(&self) -> i32 {
-        evaluate(self)
+    #[inline]
+    fn evaluate(&self, evaluator: &Evaluator) -> i32 {
+        match evaluator {
+            Evaluator::Patterns(weights) if self.geometry() == Geometry::Board8x8 => {
+                weights.evaluate(self)
+            }
+            _ => evaluate(self),
+        }
     }
 }
 
@@ -71,7 +80,6 @@ pub fn evaluate(position: &Othello) -> i32 {
 mod tests {
     use super::*;
     use crate::game::Start;
-    use crate::game::othello::Geometry;
 
     #[test]
     fn start_is_balanced() {
@@ -88,6 +96,7 @@ mod tests {
             "XXX----X-------------------OX------XO--------------------------- X",
         )
         .unwrap();
-        assert!(p.evaluate() > 5);
+        assert!(evaluate(&p) > 5);
+        assert!(p.evaluate(&Evaluator::Hand) > 5);
     }
 }

@@ -12,6 +12,7 @@ use crate::game::othello::movegen::{flips, legal_moves};
 use crate::game::othello::{OthelloMove, position_key};
 use crate::game::{GameMove, MAX_MOVES};
 use crate::search::INFINITY;
+use crate::search::eval::weights::SCALE;
 use crate::search::tt::{Entry, Store, bounds_of};
 
 /// From this many empties on, children's table entries are checked before any search
@@ -26,6 +27,14 @@ const ORDER_DEPTH: i32 = 7;
 const MOBILITY_WEIGHT: u32 = 8;
 const POTENTIAL_WEIGHT: u32 = 1;
 const CLASS_WEIGHT: u32 = 2;
+
+/// From this many empties on, the trained evaluation of each child weighs in the ordering.
+const EVAL_ORDER_EMPTIES: u32 = 12;
+/// Its weight: ordering units per 1/16 disc of the opponent's evaluation (a reply fewer
+/// is worth 128 units: four discs of evaluation weigh as much).
+const EVAL_WEIGHT: i32 = 2;
+/// From this many empties on, the evaluation is that of the opponent's best reply.
+const SEARCH_ORDER_EMPTIES: u32 = 14;
 
 /// A move of the list: the position after it (from the opponent's view) and its ordering
 /// key (lower first).
@@ -70,7 +79,7 @@ impl Solver<'_, '_> {
         let key = position_key(me, opp, self.mask);
         let (mut lo, mut hi) = (alpha, beta);
         let mut hash_square = None;
-        if let Some(tt) = self.ctx.tt.as_deref() {
+        if let Some(tt) = self.ctx.tt {
             self.ctx.stats.tt_probes += 1;
             let probed = tt.probe(key);
             // A heuristic entry (from the iterations before a solve) orders only when its
@@ -89,6 +98,7 @@ impl Solver<'_, '_> {
             }
         }
 
+        let weights = self.weights.filter(|_| empties >= EVAL_ORDER_EMPTIES);
         let mut moves: ArrayVec<Move, MAX_MOVES> = ArrayVec::new();
         for sq in squares(legal) {
             let placed = 1u64 << sq;
@@ -104,11 +114,29 @@ impl Solver<'_, '_> {
                 let mobility = replies.count_ones() + (replies & self.corners).count_ones();
                 let potential = (neighbours(next_opp) & after).count_ones();
                 let class = u32::from(self.priority[sq as usize]);
-                1 + ((MOBILITY_WEIGHT * mobility
+                // The opponent's evaluation after the move, in units of 1/16 disc,
+                // offset so that the key stays positive.
+                let eval = weights.map_or(0, |w| {
+                    let raw = if empties >= SEARCH_ORDER_EMPTIES && replies != 0 {
+                        // The opponent's best reply by the evaluation (a 1-ply search).
+                        squares(replies)
+                            .map(|r| {
+                                let f = flips(r, next_me, next_opp);
+                                -w.raw(next_opp & !f, next_me | f | 1 << r, empties - 2)
+                            })
+                            .max()
+                            .unwrap_or(0)
+                    } else {
+                        w.raw(next_me, next_opp, empties - 1)
+                    };
+                    (EVAL_WEIGHT * (raw / (SCALE / 16)) + 4096).clamp(0, 8191) as u32
+                });
+                let order = (MOBILITY_WEIGHT * mobility
                     + POTENTIAL_WEIGHT * potential
                     + CLASS_WEIGHT * class)
-                    << 6
-                    | sq)
+                    * 16
+                    + eval;
+                1 + ((order << 6) | sq)
             };
             moves.push(Move {
                 key,
@@ -159,7 +187,7 @@ impl Solver<'_, '_> {
                 }
             }
         }
-        if let Some(tt) = self.ctx.tt.as_deref_mut() {
+        if let Some(tt) = self.ctx.tt {
             let (lower, upper) = bounds_of(best, lo, hi);
             tt.store(&Store {
                 key,
@@ -178,7 +206,7 @@ impl Solver<'_, '_> {
     /// Enhanced transposition cut-off: a child whose proven bounds already give us at
     /// least `beta` ends the node before any search.
     fn transposition_cutoff(&mut self, moves: &[Move], beta: i32) -> Option<i32> {
-        let tt = self.ctx.tt.as_deref()?;
+        let tt = self.ctx.tt?;
         for m in moves {
             self.ctx.stats.tt_probes += 1;
             let Some(entry) = tt.probe(position_key(m.next_me, m.next_opp, self.mask)) else {

@@ -8,6 +8,9 @@
 mod deep;
 mod shallow;
 
+use std::sync::Arc;
+
+use super::eval::{Evaluator, PatternWeights};
 use super::limits::{Clock, Limits};
 use super::othello::order_tables;
 use super::{SearchStats, SolverContext, TranspositionTable};
@@ -38,6 +41,7 @@ pub fn solve(
         stats,
         clock: &mut clock,
         stopped: &mut stopped,
+        evaluator: &Evaluator::default(),
     };
     solve_in(position, alpha, beta, &mut ctx)
 }
@@ -51,8 +55,13 @@ pub(crate) fn solve_in(
     ctx: &mut SolverContext<'_>,
 ) -> i32 {
     let geometry = position.geometry();
+    let weights = match ctx.evaluator {
+        Evaluator::Patterns(w) if geometry == Geometry::Board8x8 => Some(Arc::clone(w)),
+        _ => None,
+    };
     let mut solver = Solver {
         ctx,
+        weights: weights.as_deref(),
         mask: geometry.mask(),
         geometry,
         squares: geometry.squares() as i32,
@@ -66,6 +75,8 @@ pub(crate) fn solve_in(
 /// One solve's state: the search's context and the board's constants.
 struct Solver<'a, 'c> {
     ctx: &'a mut SolverContext<'c>,
+    /// Trained weights, which order the moves of nodes far from the end (8x8 only).
+    weights: Option<&'a PatternWeights>,
     geometry: Geometry,
     /// The board's squares.
     mask: u64,

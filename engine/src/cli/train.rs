@@ -1,0 +1,144 @@
+//! `engine train <data dir> -o <weights>` and `engine accuracy <data dir>`: fit the 8x8
+//! pattern evaluation to game records and measure it against exact scores.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::Args;
+use engine::search::eval::PatternWeights;
+use engine::train::accuracy::accuracy;
+use engine::train::dataset::LabelPolicy;
+use engine::train::fit::FitParams;
+use engine::train::games::read_games;
+use engine::train::{TrainConfig, split, train};
+
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// Folder of game records: WTHOR `*.wtb` files and Logistello `*.gam(.gz)` books,
+    /// searched recursively.
+    data: PathBuf,
+    /// Where to write the weights.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Conjugate-gradient iterations per phase.
+    #[arg(long, default_value_t = FitParams::default().iterations)]
+    iterations: usize,
+    /// Ridge penalty on each weight (squared discs).
+    #[arg(long, default_value_t = FitParams::default().lambda)]
+    lambda: f64,
+    /// Label WTHOR positions with at most this many empties by an exact solve (0: never).
+    #[arg(long, default_value_t = 0)]
+    solve_empties: u32,
+    /// Solve in one WTHOR game of this many (the others keep their final score).
+    #[arg(long, default_value_t = 1)]
+    solve_every: usize,
+    /// Threads for solving and fitting.
+    #[arg(long, default_value_t = default_threads())]
+    threads: usize,
+}
+
+pub fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(args.iterations >= 1, "--iterations must be at least 1");
+    anyhow::ensure!(
+        args.lambda.is_finite() && args.lambda >= 0.0,
+        "--lambda must be a non-negative number"
+    );
+    anyhow::ensure!(
+        args.solve_empties <= 30,
+        "--solve-empties must be at most 30"
+    );
+    let started = Instant::now();
+    let config = TrainConfig {
+        fit: FitParams {
+            iterations: args.iterations,
+            lambda: args.lambda,
+        },
+        labels: LabelPolicy {
+            solve_empties: args.solve_empties,
+            solve_every: args.solve_every,
+        },
+        threads: args.threads.max(1),
+    };
+    let (weights, reports) = train(&args.data, config)?;
+    weights
+        .save(&args.output)
+        .context("cannot save the weights")?;
+    println!(
+        "{:>5} {:>7} {:>10} {:>9} {:>9} {:>9} {:>11} {:>9}",
+        "phase", "discs", "positions", "mse 0", "mse fit", "held out", "mae fit", "mae hand"
+    );
+    for r in &reports {
+        println!(
+            "{:>5} {:>7} {:>10} {:>9.1} {:>9.1} {:>9} {:>11.2} {:>9.2}",
+            r.phase,
+            format!("{}-{}", 4 + 4 * r.phase, (7 + 4 * r.phase).min(64)),
+            r.samples,
+            r.mse.0,
+            r.mse.1,
+            r.test_samples,
+            r.test_mae.0,
+            r.test_mae.1
+        );
+    }
+    let bytes = std::fs::metadata(&args.output).map_or(0, |m| m.len());
+    println!(
+        "wrote {} ({bytes} bytes) in {:.1} s",
+        args.output.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+#[derive(Debug, Args)]
+pub struct AccuracyArgs {
+    /// Folder of game records (as for `engine train`; its held-out games are measured).
+    data: PathBuf,
+    /// Weights to measure (default: the shipped ones).
+    #[arg(long)]
+    eval_file: Option<PathBuf>,
+    /// Empties at which held-out positions are solved exactly and measured.
+    #[arg(long, value_delimiter = ',', default_value = "10,14,18,20")]
+    empties: Vec<u32>,
+    /// Positions solved per number of empties.
+    #[arg(long, default_value_t = 200)]
+    positions: usize,
+    /// Threads for solving.
+    #[arg(long, default_value_t = default_threads())]
+    threads: usize,
+}
+
+pub fn run_accuracy(args: &AccuracyArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        args.empties.iter().all(|&e| (1..=30).contains(&e)),
+        "--empties must lie in 1..=30"
+    );
+    let weights = match &args.eval_file {
+        Some(path) => std::sync::Arc::new(PatternWeights::load(path)?),
+        None => PatternWeights::builtin(),
+    };
+    let games = read_games(&args.data)?;
+    let (_, test) = split(&games);
+    let rows = accuracy(
+        &test,
+        &weights,
+        &args.empties,
+        args.positions,
+        args.threads.max(1),
+    );
+    println!(
+        "{:>7} {:>8} {:>9} {:>12} {:>9}",
+        "empties", "exact by", "positions", "mae trained", "mae hand"
+    );
+    for r in rows {
+        println!(
+            "{:>7} {:>8} {:>9} {:>12.2} {:>9.2}",
+            r.empties, r.label, r.positions, r.mae.0, r.mae.1
+        );
+    }
+    Ok(())
+}

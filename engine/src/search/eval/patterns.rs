@@ -1,0 +1,382 @@
+//! The patterns of the trained 8x8 evaluation: which squares each one reads, where its
+//! symmetric copies lie on the board, and how a position becomes table indices.
+//!
+//! A pattern is a set of squares read as a base-3 number (0 empty, 1 the side to move's
+//! disc, 2 the opponent's), its digits in ascending square order. Its copies under the
+//! board's eight symmetries share one table: a copy is read from the board transformed so
+//! that the copy lands on the pattern's own squares, which makes the reading a `pext` of
+//! the transformed bitboards. Two indices that one of the pattern's own symmetries maps to
+//! each other are one configuration; the trainer fits one weight for both
+//! ([`Layout::param`]).
+
+use std::sync::LazyLock;
+
+use crate::game::othello::geometry::squares;
+
+/// A board symmetry: bit 0 mirrors the columns, bit 1 the rows, bit 2 swaps rows and
+/// columns (applied to the coordinates first).
+pub(crate) type Symmetry = usize;
+
+/// The eight symmetries of the square board.
+const SYMMETRIES: usize = 8;
+
+/// The square `symmetry` maps `square` to (row-major, a1 = 0).
+#[must_use]
+pub(crate) const fn map_square(symmetry: Symmetry, square: u32) -> u32 {
+    let (mut row, mut column) = (square / 8, square % 8);
+    if symmetry & 4 != 0 {
+        (row, column) = (column, row);
+    }
+    if symmetry & 1 != 0 {
+        column = 7 - column;
+    }
+    if symmetry & 2 != 0 {
+        row = 7 - row;
+    }
+    row * 8 + column
+}
+
+/// Rows reversed.
+const fn flip_rows(x: u64) -> u64 {
+    x.swap_bytes()
+}
+
+/// Columns reversed.
+const fn flip_columns(mut x: u64) -> u64 {
+    const K1: u64 = 0x5555_5555_5555_5555;
+    const K2: u64 = 0x3333_3333_3333_3333;
+    const K4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+    x = ((x >> 1) & K1) | ((x & K1) << 1);
+    x = ((x >> 2) & K2) | ((x & K2) << 2);
+    ((x >> 4) & K4) | ((x & K4) << 4)
+}
+
+/// Rows and columns swapped (the a1-h8 diagonal stays).
+const fn transpose(mut x: u64) -> u64 {
+    const K1: u64 = 0x5500_5500_5500_5500;
+    const K2: u64 = 0x3333_0000_3333_0000;
+    const K4: u64 = 0x0f0f_0f0f_0000_0000;
+    let mut t = K4 & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    t = K2 & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    t = K1 & (x ^ (x << 7));
+    x ^= t ^ (t >> 7);
+    x
+}
+
+/// The bitboard `b'` with `b'[s] = b[map_square(symmetry, s)]`: the pattern's squares of
+/// `b'` hold what its copy under `symmetry` holds in `b`.
+#[must_use]
+pub(crate) const fn transform(symmetry: Symmetry, mut bits: u64) -> u64 {
+    if symmetry & 2 != 0 {
+        bits = flip_rows(bits);
+    }
+    if symmetry & 1 != 0 {
+        bits = flip_columns(bits);
+    }
+    if symmetry & 4 != 0 {
+        bits = transpose(bits);
+    }
+    bits
+}
+
+/// Gathers the bits of `x` under `mask` into the low bits, in ascending order.
+#[cfg(target_feature = "bmi2")]
+#[inline]
+#[allow(unsafe_code)]
+fn gather(x: u64, mask: u64) -> u64 {
+    // SAFETY: `_pext_u64` needs only the BMI2 instruction set, and this definition is
+    // compiled only when the build's target has it (`target-cpu=native` on a BMI2 CPU).
+    // The test `indices_match_a_square_by_square_reading` checks it against the portable loop.
+    unsafe { std::arch::x86_64::_pext_u64(x, mask) }
+}
+
+/// Gathers the bits of `x` under `mask` into the low bits, in ascending order.
+#[cfg(not(target_feature = "bmi2"))]
+#[inline]
+fn gather(x: u64, mask: u64) -> u64 {
+    gather_portable(x, mask)
+}
+
+/// [`gather`] without BMI2.
+#[cfg_attr(target_feature = "bmi2", allow(dead_code))]
+fn gather_portable(x: u64, mut mask: u64) -> u64 {
+    let mut out = 0;
+    let mut bit = 1;
+    while mask != 0 {
+        if x & mask & mask.wrapping_neg() != 0 {
+            out |= bit;
+        }
+        mask &= mask - 1;
+        bit <<= 1;
+    }
+    out
+}
+
+/// The squares of a mask of `(row, column)` pairs.
+const fn mask_of(squares: &[(u32, u32)]) -> u64 {
+    let mut mask = 0;
+    let mut i = 0;
+    while i < squares.len() {
+        mask |= 1 << (squares[i].0 * 8 + squares[i].1);
+        i += 1;
+    }
+    mask
+}
+
+/// The shapes, Logistello's and Edax's classic set, by their squares in the a1 corner's
+/// orientation.
+pub(crate) const SHAPES: [u64; 11] = [
+    // corner 3x3
+    0x07_0707,
+    // corner 2x5
+    0x1f1f,
+    // edge and its two X squares
+    0x42ff,
+    // second line
+    0xff << 8,
+    // third line
+    0xff << 16,
+    // fourth line
+    0xff << 24,
+    // long diagonal
+    0x8040_2010_0804_0201,
+    // diagonal of 7
+    mask_of(&[(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 7)]),
+    // diagonal of 6
+    mask_of(&[(0, 2), (1, 3), (2, 4), (3, 5), (4, 6), (5, 7)]),
+    // diagonal of 5
+    mask_of(&[(0, 3), (1, 4), (2, 5), (3, 6), (4, 7)]),
+    // diagonal of 4
+    mask_of(&[(0, 4), (1, 5), (2, 6), (3, 7)]),
+];
+
+/// The most squares in a shape.
+const MAX_SQUARES: u32 = 10;
+
+/// One copy of a shape on the board.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Instance {
+    /// The symmetry that brings the copy onto the shape's squares.
+    pub(crate) symmetry: Symmetry,
+    /// The shape's squares.
+    pub(crate) mask: u64,
+    /// Where the shape's table starts in a phase's table.
+    pub(crate) offset: u32,
+}
+
+/// Where every shape and copy lies, and how table indices fold into trained weights.
+#[derive(Debug)]
+pub(crate) struct Layout {
+    /// Every copy of every shape, 46 in all.
+    pub(crate) instances: Vec<Instance>,
+    /// Length of one phase's table: the sum of `3^squares` over the shapes.
+    pub(crate) table_len: usize,
+    /// For each table index, its weight's number among a phase's trained parameters
+    /// (indices one symmetry apart share one).
+    pub(crate) param: Vec<u32>,
+    /// Trained parameters per phase.
+    pub(crate) params: usize,
+}
+
+/// `TERNARY[b]`: the base-3 number whose digits are the bits of `b`.
+static TERNARY: LazyLock<[u32; 1 << MAX_SQUARES]> = LazyLock::new(|| {
+    let mut table = [0; 1 << MAX_SQUARES];
+    for (b, t) in table.iter_mut().enumerate() {
+        *t = (0..MAX_SQUARES)
+            .rev()
+            .fold(0, |acc, k| acc * 3 + ((b >> k) & 1) as u32);
+    }
+    table
+});
+
+/// The layout, built once.
+pub(crate) static LAYOUT: LazyLock<Layout> = LazyLock::new(Layout::new);
+
+impl Layout {
+    fn new() -> Layout {
+        let mut instances = Vec::new();
+        let mut param = Vec::new();
+        let mut params = 0;
+        for shape in SHAPES {
+            let offset = param.len() as u32;
+            let squares: Vec<u32> = squares(shape).collect();
+            let image = |s: Symmetry| {
+                squares
+                    .iter()
+                    .fold(0u64, |acc, &sq| acc | 1 << map_square(s, sq))
+            };
+            let mut seen = Vec::new();
+            for s in 0..SYMMETRIES {
+                if !seen.contains(&image(s)) {
+                    seen.push(image(s));
+                    instances.push(Instance {
+                        symmetry: s,
+                        mask: shape,
+                        offset,
+                    });
+                }
+            }
+            // The shape's own symmetries, as permutations of its digits.
+            let permutations: Vec<Vec<usize>> = (0..SYMMETRIES)
+                .filter(|&s| image(s) == shape)
+                .map(|s| {
+                    squares
+                        .iter()
+                        .map(|&sq| {
+                            let to = map_square(s, sq);
+                            squares.iter().position(|&x| x == to).expect("own square")
+                        })
+                        .collect()
+                })
+                .collect();
+            let size = 3usize.pow(squares.len() as u32);
+            let mut first_param = vec![u32::MAX; size];
+            for index in 0..size {
+                let digits: Vec<usize> = (0..squares.len())
+                    .map(|k| index / 3usize.pow(k as u32) % 3)
+                    .collect();
+                let canonical = permutations
+                    .iter()
+                    .map(|perm| {
+                        (0..squares.len())
+                            .rev()
+                            .fold(0, |acc, k| acc * 3 + digits[perm[k]])
+                    })
+                    .min()
+                    .expect("the identity");
+                if first_param[canonical] == u32::MAX {
+                    first_param[canonical] = params;
+                    params += 1;
+                }
+                param.push(first_param[canonical]);
+            }
+        }
+        Layout {
+            instances,
+            table_len: param.len(),
+            param,
+            params: params as usize,
+        }
+    }
+}
+
+/// The table index of every copy of every shape in the position `(me, opp)`, in the
+/// order of [`Layout::instances`], offsets included.
+#[inline]
+pub(crate) fn indices(me: u64, opp: u64, out: &mut [u32]) {
+    let boards: [(u64, u64); SYMMETRIES] =
+        std::array::from_fn(|s| (transform(s, me), transform(s, opp)));
+    let ternary = &*TERNARY;
+    for (slot, inst) in out.iter_mut().zip(&LAYOUT.instances) {
+        let (m, o) = boards[inst.symmetry];
+        *slot = inst.offset
+            + ternary[gather(m, inst.mask) as usize]
+            + 2 * ternary[gather(o, inst.mask) as usize];
+    }
+}
+
+/// The number of shape copies: the length of [`indices`]' output.
+#[must_use]
+pub(crate) fn instance_count() -> usize {
+    LAYOUT.instances.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+
+    fn random_board(rng: &mut StdRng) -> (u64, u64) {
+        let occupied: u64 = rng.random();
+        let me = occupied & rng.random::<u64>();
+        (me, occupied & !me)
+    }
+
+    #[test]
+    fn transforms_move_squares_as_map_square_says() {
+        let mut rng = StdRng::seed_from_u64(1);
+        for _ in 0..100 {
+            let bits: u64 = rng.random();
+            for s in 0..SYMMETRIES {
+                let t = transform(s, bits);
+                for sq in 0..64 {
+                    assert_eq!(
+                        t >> sq & 1,
+                        bits >> map_square(s, sq) & 1,
+                        "symmetry {s}, square {sq}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shapes_have_their_classic_copies() {
+        let counts: Vec<usize> = SHAPES
+            .iter()
+            .map(|shape| LAYOUT.instances.iter().filter(|i| i.mask == *shape).count())
+            .collect();
+        assert_eq!(counts, [4, 8, 4, 4, 4, 4, 2, 4, 4, 4, 4]);
+        assert_eq!(instance_count(), 46);
+        assert_eq!(LAYOUT.table_len, 167_265);
+    }
+
+    /// Indices read square by square from the untransformed board.
+    fn reference_indices(me: u64, opp: u64) -> Vec<u32> {
+        LAYOUT
+            .instances
+            .iter()
+            .map(|inst| {
+                let squares: Vec<u32> = squares(inst.mask).collect();
+                let mut index = 0;
+                for &sq in squares.iter().rev() {
+                    let at = map_square(inst.symmetry, sq);
+                    let digit = if me >> at & 1 != 0 {
+                        1
+                    } else if opp >> at & 1 != 0 {
+                        2
+                    } else {
+                        0
+                    };
+                    index = index * 3 + digit;
+                }
+                inst.offset + index
+            })
+            .collect()
+    }
+
+    #[test]
+    fn indices_match_a_square_by_square_reading() {
+        let mut rng = StdRng::seed_from_u64(2);
+        let mut out = vec![0; instance_count()];
+        for _ in 0..300 {
+            let (me, opp) = random_board(&mut rng);
+            indices(me, opp, &mut out);
+            assert_eq!(out, reference_indices(me, opp));
+            for inst in &LAYOUT.instances {
+                assert_eq!(gather(me, inst.mask), gather_portable(me, inst.mask));
+            }
+        }
+    }
+
+    #[test]
+    fn symmetric_positions_share_weights() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let (mut a, mut b) = (vec![0; 46], vec![0; 46]);
+        let params = |v: &[u32]| {
+            let mut p: Vec<u32> = v.iter().map(|&i| LAYOUT.param[i as usize]).collect();
+            p.sort_unstable();
+            p
+        };
+        for _ in 0..100 {
+            let (me, opp) = random_board(&mut rng);
+            indices(me, opp, &mut a);
+            for s in 1..SYMMETRIES {
+                indices(transform(s, me), transform(s, opp), &mut b);
+                assert_eq!(params(&a), params(&b), "symmetry {s}");
+            }
+        }
+    }
+}

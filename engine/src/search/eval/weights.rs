@@ -1,0 +1,287 @@
+//! The trained 8x8 evaluation's weights: one table per game phase, the file they live in,
+//! and the evaluation itself (docs/evaluation.md).
+//!
+//! File format (the whole file zlib-compressed, so a damaged file fails its checksum):
+//! the magic `GSPATW01`, then little-endian `u32`s for the phases, the parameters per phase
+//! and the scale (weight units per disc), then `phases * parameters` `i16` weights, phase
+//! by phase in the order of [`Layout::param`].
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::{Arc, LazyLock};
+
+use flate2::Compression;
+use flate2::read::ZlibDecoder;
+use flate2::write::ZlibEncoder;
+use thiserror::Error;
+
+use super::patterns::{LAYOUT, indices, instance_count};
+use crate::game::othello::Othello;
+
+/// Game phases, by discs on the board: 4-7, 8-11, ..., 60-64.
+pub const PHASES: usize = 15;
+
+/// Weight units per disc.
+pub const SCALE: i32 = 128;
+
+const MAGIC: &[u8; 8] = b"GSPATW01";
+
+/// The weights shipped with the engine (trained by `engine train`, docs/evaluation.md).
+static BUILTIN_FILE: &[u8] = include_bytes!("../../../data/othello8x8.weights");
+
+/// The phase of a position with `empties` empty squares.
+#[must_use]
+pub fn phase(empties: u32) -> usize {
+    ((64 - empties.min(60) as usize - 4) / 4).min(PHASES - 1)
+}
+
+/// A weights file that cannot be used.
+#[derive(Debug, Error)]
+pub enum WeightsError {
+    /// The file cannot be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The bytes are not a weights file of this engine's patterns.
+    #[error("not a weights file for this engine: {0}")]
+    Format(String),
+}
+
+/// Trained pattern weights for every phase, ready to evaluate with.
+pub struct PatternWeights {
+    /// `PHASES * Layout::params` trained parameters.
+    params: Vec<i16>,
+    /// The parameters spread over every table index: `PHASES * Layout::table_len`.
+    tables: Vec<i16>,
+}
+
+impl std::fmt::Debug for PatternWeights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PatternWeights({} parameters)", self.params.len())
+    }
+}
+
+impl PatternWeights {
+    /// Parameters per phase.
+    #[must_use]
+    pub fn params_per_phase() -> usize {
+        LAYOUT.params
+    }
+
+    /// Weights from `PHASES * params_per_phase()` parameters.
+    ///
+    /// # Panics
+    /// When the length is wrong.
+    #[must_use]
+    pub fn from_params(params: Vec<i16>) -> PatternWeights {
+        let layout = &*LAYOUT;
+        assert_eq!(params.len(), PHASES * layout.params, "parameter count");
+        let tables = params
+            .chunks(layout.params)
+            .flat_map(|phase| layout.param.iter().map(|&p| phase[p as usize]))
+            .collect();
+        PatternWeights { params, tables }
+    }
+
+    /// Pattern copies read per position: the length of [`PatternWeights::features`]' output.
+    #[must_use]
+    pub fn feature_count() -> usize {
+        instance_count()
+    }
+
+    /// The parameter (in one phase's numbering) that each pattern copy of the position
+    /// `(me, opp)` reads: the trainer's sparse features.
+    pub fn features(me: u64, opp: u64, out: &mut [u32]) {
+        indices(me, opp, out);
+        for o in out {
+            *o = LAYOUT.param[*o as usize];
+        }
+    }
+
+    /// The trained parameters, phase by phase.
+    #[must_use]
+    pub fn params(&self) -> &[i16] {
+        &self.params
+    }
+
+    /// The weights shipped in the binary.
+    ///
+    /// # Panics
+    /// If the shipped file is damaged (a test decodes it).
+    #[must_use]
+    pub fn builtin() -> Arc<PatternWeights> {
+        static BUILTIN: LazyLock<Arc<PatternWeights>> = LazyLock::new(|| {
+            Arc::new(PatternWeights::decode(BUILTIN_FILE).expect("the shipped weights decode"))
+        });
+        Arc::clone(&BUILTIN)
+    }
+
+    /// Reads a weights file.
+    ///
+    /// # Errors
+    /// When it cannot be read or is not a weights file of these patterns.
+    pub fn load(path: &Path) -> Result<PatternWeights, WeightsError> {
+        let bytes = std::fs::read(path).map_err(|source| WeightsError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        PatternWeights::decode(&bytes).map_err(|e| match e {
+            WeightsError::Format(why) => WeightsError::Format(format!("{}: {why}", path.display())),
+            io => io,
+        })
+    }
+
+    /// Writes a weights file.
+    ///
+    /// # Errors
+    /// When it cannot be written.
+    pub fn save(&self, path: &Path) -> Result<(), WeightsError> {
+        std::fs::write(path, self.encode()).map_err(|source| WeightsError::Io {
+            path: path.display().to_string(),
+            source,
+        })
+    }
+
+    /// The file's bytes.
+    #[must_use]
+    pub fn encode(&self) -> Vec<u8> {
+        let mut raw = Vec::with_capacity(20 + 2 * self.params.len());
+        raw.extend_from_slice(MAGIC);
+        for n in [PHASES, LAYOUT.params, SCALE as usize] {
+            raw.extend_from_slice(&(n as u32).to_le_bytes());
+        }
+        for w in &self.params {
+            raw.extend_from_slice(&w.to_le_bytes());
+        }
+        let mut z = ZlibEncoder::new(Vec::new(), Compression::best());
+        z.write_all(&raw).expect("writing to memory");
+        z.finish().expect("writing to memory")
+    }
+
+    /// Weights from a file's bytes.
+    ///
+    /// # Errors
+    /// [`WeightsError::Format`] saying what is wrong.
+    pub fn decode(bytes: &[u8]) -> Result<PatternWeights, WeightsError> {
+        let format = |why: &str| WeightsError::Format(why.to_string());
+        let expected = 20 + 2 * PHASES * LAYOUT.params;
+        let mut raw = Vec::with_capacity(expected);
+        ZlibDecoder::new(bytes)
+            .take(expected as u64 + 1)
+            .read_to_end(&mut raw)
+            .map_err(|e| WeightsError::Format(format!("damaged or not compressed ({e})")))?;
+        if raw.len() < 20 || &raw[..8] != MAGIC {
+            return Err(format("no GSPATW01 header"));
+        }
+        let field = |i: usize| u32::from_le_bytes(raw[8 + 4 * i..12 + 4 * i].try_into().unwrap());
+        let (phases, params, scale) = (field(0), field(1), field(2));
+        if (phases as usize, params as usize, scale as i32) != (PHASES, LAYOUT.params, SCALE) {
+            return Err(WeightsError::Format(format!(
+                "made for {phases} phases of {params} parameters at scale {scale}; \
+                 this engine uses {PHASES} of {} at {SCALE}",
+                LAYOUT.params
+            )));
+        }
+        if raw.len() != expected {
+            return Err(format("wrong length (truncated or trailing data)"));
+        }
+        let weights = raw[20..]
+            .chunks_exact(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        Ok(PatternWeights::from_params(weights))
+    }
+
+    /// The sum of the weights of `(me, opp)` with `empties` empty squares, in weight units.
+    #[inline]
+    #[must_use]
+    pub fn raw(&self, me: u64, opp: u64, empties: u32) -> i32 {
+        let mut idx = [0u32; 64];
+        let idx = &mut idx[..instance_count()];
+        indices(me, opp, idx);
+        let table = &self.tables[phase(empties) * LAYOUT.table_len..][..LAYOUT.table_len];
+        idx.iter().map(|&i| i32::from(table[i as usize])).sum()
+    }
+
+    /// The evaluation of an 8x8 position in discs, from the side to move.
+    #[inline]
+    #[must_use]
+    pub fn evaluate(&self, position: &Othello) -> i32 {
+        let empties = position.empty().count_ones();
+        let raw = self.raw(position.me(), position.opp(), empties);
+        (raw + SCALE / 2).div_euclid(SCALE).clamp(-62, 62)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> PatternWeights {
+        let params = (0..PHASES * LAYOUT.params)
+            .map(|i| (i % 97) as i16 - 48)
+            .collect();
+        PatternWeights::from_params(params)
+    }
+
+    #[test]
+    fn files_round_trip() {
+        let w = sample();
+        let back = PatternWeights::decode(&w.encode()).unwrap();
+        assert_eq!(back.params(), w.params());
+        assert_eq!(back.tables, w.tables);
+    }
+
+    #[test]
+    fn damaged_files_are_refused() {
+        let bytes = sample().encode();
+        let mut flipped = bytes.clone();
+        let mid = flipped.len() / 2;
+        flipped[mid] ^= 0x40;
+        for (what, bad) in [
+            ("empty", Vec::new()),
+            ("truncated", bytes[..bytes.len() / 2].to_vec()),
+            ("a flipped bit", flipped),
+            ("not compressed", b"GSPATW01 plain text".to_vec()),
+        ] {
+            assert!(
+                matches!(PatternWeights::decode(&bad), Err(WeightsError::Format(_))),
+                "{what}"
+            );
+        }
+        let mut z = ZlibEncoder::new(Vec::new(), Compression::fast());
+        z.write_all(b"GSPATW01\x0f\0\0\0\x01\0\0\0\x80\0\0\0")
+            .unwrap();
+        let err = PatternWeights::decode(&z.finish().unwrap()).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("made for 15 phases of 1 parameters"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_missing_file_says_which() {
+        let err = PatternWeights::load(Path::new("/nonexistent/w.bin")).unwrap_err();
+        assert!(err.to_string().starts_with("/nonexistent/w.bin: "), "{err}");
+    }
+
+    #[test]
+    fn the_shipped_weights_load() {
+        let w = PatternWeights::builtin();
+        assert!(w.params().iter().any(|&p| p != 0));
+    }
+
+    #[test]
+    fn phases_cover_the_game() {
+        assert_eq!(phase(60), 0);
+        assert_eq!(phase(57), 0);
+        assert_eq!(phase(56), 1);
+        assert_eq!(phase(4), 14);
+        assert_eq!(phase(0), 14);
+    }
+}

@@ -1,0 +1,162 @@
+//! Labelled positions: what each position of a game is worth, from its side to move, and
+//! which games are held out to measure the evaluation on.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::games::{Source, TrainingGame};
+use crate::game::{Game, Side};
+use crate::search::eval::weights::{PHASES, phase};
+use crate::search::{TranspositionTable, solve_exact};
+
+/// A position and its label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sample {
+    /// The side to move's discs.
+    pub me: u64,
+    /// The opponent's discs.
+    pub opp: u64,
+    /// The final disc margin the side to move can expect, in discs.
+    pub label: i8,
+}
+
+impl Sample {
+    /// Empty squares.
+    #[must_use]
+    pub fn empties(&self) -> u32 {
+        64 - (self.me | self.opp).count_ones()
+    }
+}
+
+/// Empties at which WTHOR's theoretical score is computed.
+pub const THEORETICAL_EMPTIES: u32 = 24;
+
+/// Whether the `n`-th game (in file order) is held out of training: one in twenty.
+#[must_use]
+pub fn is_held_out(n: usize) -> bool {
+    n % 20 == 7
+}
+
+/// How positions are labelled.
+#[derive(Clone, Copy, Debug)]
+pub struct LabelPolicy {
+    /// Solve WTHOR positions with at most this many empties exactly and label them with
+    /// the result (0: never); other positions after the theoretical point take the final
+    /// score.
+    pub solve_empties: u32,
+    /// Solve in one WTHOR game of this many (1: every game); the others keep the final score.
+    pub solve_every: usize,
+}
+
+impl Default for LabelPolicy {
+    fn default() -> Self {
+        LabelPolicy {
+            solve_empties: 0,
+            solve_every: 1,
+        }
+    }
+}
+
+impl LabelPolicy {
+    /// Whether `position` of the `n`-th game is labelled by an exact solve.
+    fn solves(&self, n: usize, game: &TrainingGame, empties: u32) -> bool {
+        game.source == Source::Wthor
+            && empties <= self.solve_empties
+            && n.is_multiple_of(self.solve_every.max(1))
+    }
+}
+
+/// The labels a game's positions take without solving: WTHOR's theoretical score (perfect
+/// play from 24 empties) for the positions up to that point, then the game's final score.
+fn game_label(game: &TrainingGame, empties: u32) -> Option<i32> {
+    match (game.source, game.theoretical) {
+        (Source::Wthor, Some(t)) if empties >= THEORETICAL_EMPTIES => Some(t),
+        (Source::Wthor, None) if empties >= THEORETICAL_EMPTIES => None,
+        _ => game.result,
+    }
+}
+
+/// Every labelled position of `games`, by phase. Positions to solve are solved on
+/// `threads` threads; `progress` counts solved positions.
+#[must_use]
+pub fn samples(
+    games: &[&TrainingGame],
+    policy: LabelPolicy,
+    threads: usize,
+    progress: &AtomicUsize,
+) -> Vec<Vec<Sample>> {
+    let mut by_phase: Vec<Vec<Sample>> = vec![Vec::new(); PHASES];
+    let mut to_solve = Vec::new();
+    for (n, game) in games.iter().enumerate() {
+        for position in &game.positions {
+            let empties = position.empty().count_ones();
+            if policy.solves(n, game, empties) {
+                to_solve.push(*position);
+                continue;
+            }
+            let Some(black) = game_label(game, empties) else {
+                continue;
+            };
+            let label = if position.side_to_move() == Side::First {
+                black
+            } else {
+                -black
+            };
+            by_phase[phase(empties)].push(Sample {
+                me: position.me(),
+                opp: position.opp(),
+                label: label as i8,
+            });
+        }
+    }
+    for sample in solve_all(&to_solve, threads, progress) {
+        by_phase[phase(sample.empties())].push(sample);
+    }
+    by_phase
+}
+
+/// The positions with their exact values, in order, solved on `threads` threads.
+#[must_use]
+pub fn solve_all(
+    positions: &[crate::game::othello::Othello],
+    threads: usize,
+    progress: &AtomicUsize,
+) -> Vec<Sample> {
+    let next = AtomicUsize::new(0);
+    let solved = Mutex::new(vec![None; positions.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let mut tt = TranspositionTable::new(16);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(p) = positions.get(i) else { break };
+                    let value = solve_exact(p, &mut tt).score.value;
+                    solved.lock().expect("no panic while held")[i] = Some(Sample {
+                        me: p.me(),
+                        opp: p.opp(),
+                        label: value as i8,
+                    });
+                    progress.fetch_add(1, Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    solved
+        .into_inner()
+        .expect("no panic while held")
+        .into_iter()
+        .map(|s| s.expect("every position solved"))
+        .collect()
+}
+
+/// How many positions `samples` will solve.
+#[must_use]
+pub fn positions_to_solve(games: &[&TrainingGame], policy: LabelPolicy) -> usize {
+    games
+        .iter()
+        .enumerate()
+        .flat_map(|(n, g)| g.positions.iter().map(move |p| (n, g, p)))
+        .filter(|(n, g, p)| policy.solves(*n, g, p.empty().count_ones()))
+        .count()
+}

@@ -1,0 +1,333 @@
+//! Training the 8x8 pattern evaluation from game records (`engine train`), and measuring
+//! an evaluation against exact scores (`engine accuracy`); docs/evaluation.md.
+
+pub mod accuracy;
+pub mod dataset;
+pub mod fit;
+pub mod games;
+
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use dataset::{LabelPolicy, Sample, is_held_out, positions_to_solve, samples};
+use fit::{FitParams, fit_phase, quantise};
+use games::{TrainingGame, read_games};
+
+use crate::game::Side;
+use crate::game::othello::{Geometry, Othello};
+use crate::search::eval::othello::evaluate as hand_evaluate;
+use crate::search::eval::weights::{PHASES, PatternWeights};
+
+/// What to train on and how.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TrainConfig {
+    /// The least-squares fit.
+    pub fit: FitParams,
+    /// The labels.
+    pub labels: LabelPolicy,
+    /// Threads for solving and fitting.
+    pub threads: usize,
+}
+
+/// One phase's figures after training.
+#[derive(Clone, Debug)]
+pub struct PhaseReport {
+    /// The phase (0: 4-7 discs, ..., 14: 60-64 discs).
+    pub phase: usize,
+    /// Training positions.
+    pub samples: usize,
+    /// Mean squared error on them before the fit (all weights 0) and after.
+    pub mse: (f64, f64),
+    /// Held-out positions.
+    pub test_samples: usize,
+    /// Mean absolute error on the held-out positions, in discs: trained, hand evaluation.
+    pub test_mae: (f64, f64),
+}
+
+/// A bar on stderr (hidden when stderr is not a terminal).
+fn bar(len: usize, what: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{msg:>14} [{bar:40}] {pos}/{len} {elapsed_precise} (eta {eta})",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message(what.to_string());
+    bar
+}
+
+/// A sample as a position (Black to move: the evaluations see only "me" and "opp").
+fn position(s: &Sample) -> Othello {
+    Othello::from_bitboards(Geometry::Board8x8, s.me, s.opp, Side::First)
+        .expect("a sample's discs do not overlap")
+}
+
+/// Mean absolute error of `eval` over `samples`.
+fn mae(samples: &[Sample], eval: impl Fn(&Othello) -> i32) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let total: i64 = samples
+        .iter()
+        .map(|s| i64::from((eval(&position(s)) - i32::from(s.label)).abs()))
+        .sum();
+    total as f64 / samples.len() as f64
+}
+
+/// One phase's fitted parameters (in discs) and its mean squared error before and after.
+type Fitted = (Vec<f64>, (f64, f64));
+
+/// Splits `games` into training and held-out games.
+#[must_use]
+pub fn split(games: &[TrainingGame]) -> (Vec<&TrainingGame>, Vec<&TrainingGame>) {
+    let (test, train): (Vec<_>, Vec<_>) =
+        games.iter().enumerate().partition(|(n, _)| is_held_out(*n));
+    (
+        train.into_iter().map(|(_, g)| g).collect(),
+        test.into_iter().map(|(_, g)| g).collect(),
+    )
+}
+
+/// Trains weights on the games under `dir`, reporting progress on stderr.
+///
+/// # Errors
+/// When the games cannot be read.
+pub fn train(
+    dir: &Path,
+    config: TrainConfig,
+) -> anyhow::Result<(PatternWeights, Vec<PhaseReport>)> {
+    let games = read_games(dir)?;
+    tracing::info!("{} games read from {}", games.len(), dir.display());
+    let (train_games, test_games) = split(&games);
+    Ok(train_on(&train_games, &test_games, config))
+}
+
+/// Trains weights on `train_games` and measures them on `test_games`.
+#[must_use]
+pub fn train_on(
+    train_games: &[&TrainingGame],
+    test_games: &[&TrainingGame],
+    config: TrainConfig,
+) -> (PatternWeights, Vec<PhaseReport>) {
+    let threads = config.threads.max(1);
+    let solving = bar(
+        positions_to_solve(train_games, config.labels),
+        "exact labels",
+    );
+    let solved = AtomicUsize::new(0);
+    let by_phase = std::thread::scope(|scope| {
+        let job = scope.spawn(|| samples(train_games, config.labels, threads, &solved));
+        while !job.is_finished() {
+            solving.set_position(solved.load(Ordering::Relaxed) as u64);
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        job.join().expect("labelling does not panic")
+    });
+    solving.finish_and_clear();
+    let test_by_phase = samples(test_games, LabelPolicy::default(), 1, &AtomicUsize::new(0));
+
+    let fitting = bar(PHASES * config.fit.iterations, "fitting");
+    let next = AtomicUsize::new(0);
+    let fitted: Mutex<Vec<Option<Fitted>>> = Mutex::new(vec![None; PHASES]);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let phase = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(samples) = by_phase.get(phase) else {
+                        break;
+                    };
+                    let first = mean_square(samples);
+                    let mut last = first;
+                    let weights = fit_phase(samples, config.fit, &mut |_, mse| {
+                        last = mse;
+                        fitting.inc(1);
+                    });
+                    fitted.lock().expect("no panic while held")[phase] =
+                        Some((weights, (first, last)));
+                }
+            });
+        }
+    });
+    fitting.finish_and_clear();
+
+    let fitted = fitted.into_inner().expect("no panic while held");
+    let params: Vec<f64> = fitted
+        .iter()
+        .flat_map(|f| f.as_ref().expect("every phase fitted").0.iter().copied())
+        .collect();
+    let weights = PatternWeights::from_params(quantise(&params));
+    let reports = (0..PHASES)
+        .map(|phase| {
+            let test = &test_by_phase[phase];
+            PhaseReport {
+                phase,
+                samples: by_phase[phase].len(),
+                mse: fitted[phase].as_ref().expect("fitted").1,
+                test_samples: test.len(),
+                test_mae: (mae(test, |p| weights.evaluate(p)), mae(test, hand_evaluate)),
+            }
+        })
+        .collect();
+    (weights, reports)
+}
+
+/// The mean squared label: the error of predicting 0 everywhere.
+fn mean_square(samples: &[Sample]) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    samples
+        .iter()
+        .map(|s| f64::from(s.label).powi(2))
+        .sum::<f64>()
+        / samples.len() as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use flate2::Compression;
+    use flate2::write::GzEncoder;
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+
+    use super::*;
+    use crate::game::othello::OthelloMove;
+    use crate::game::{Game, MoveList, Start};
+
+    /// A game played by a greedy player that sometimes plays at random.
+    fn random_game(rng: &mut StdRng) -> (Vec<OthelloMove>, Othello) {
+        let mut position = Othello::start(Geometry::Board8x8, Start::Standard);
+        let mut moves = Vec::new();
+        while !position.is_terminal() {
+            let mut list = MoveList::new();
+            position.generate_moves(&mut list);
+            if list[0] == OthelloMove::PASS {
+                position = position.play(OthelloMove::PASS);
+                continue;
+            }
+            let mv = if rng.random_range(0..4) == 0 {
+                list[rng.random_range(0..list.len())]
+            } else {
+                *list
+                    .iter()
+                    .min_by_key(|&&m| hand_evaluate(&position.play(m)))
+                    .expect("a move")
+            };
+            moves.push(mv);
+            position = position.play(mv);
+        }
+        (moves, position)
+    }
+
+    /// Writes 400 games: three quarters as a WTHOR file, the rest as a gzipped book.
+    fn fixture(dir: &Path) {
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut wthor = Vec::new();
+        let mut book = String::new();
+        for n in 0..400 {
+            let (moves, end) = random_game(&mut rng);
+            if n % 4 == 3 {
+                let mut line = String::new();
+                let mut p = Othello::start(Geometry::Board8x8, Start::Standard);
+                for &m in &moves {
+                    if p.moves() == 0 {
+                        p = p.play(OthelloMove::PASS);
+                    }
+                    line += if p.side_to_move() == Side::First {
+                        "+"
+                    } else {
+                        "-"
+                    };
+                    line += &m.to_string();
+                    p = p.play(m);
+                }
+                book += &format!("{line}: {:+03} 10\n", end.disc_score());
+            } else {
+                let black = match end.side_to_move() {
+                    Side::First => end.final_score(),
+                    Side::Second => -end.final_score(),
+                };
+                wthor.push((moves, ((black + 64) / 2) as u8));
+            }
+        }
+        std::fs::write(dir.join("WTH_2025.wtb"), games::write_wthor(&wthor)).unwrap();
+        let mut z = GzEncoder::new(Vec::new(), Compression::fast());
+        z.write_all(book.as_bytes()).unwrap();
+        std::fs::write(dir.join("book.gam.gz"), z.finish().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn training_lowers_the_loss_and_improves_predictions() {
+        let dir = tempfile::tempdir().unwrap();
+        fixture(dir.path());
+        let games = read_games(dir.path()).unwrap();
+        assert_eq!(games.len(), 400);
+        let config = TrainConfig {
+            fit: FitParams {
+                iterations: 15,
+                lambda: 1.0,
+            },
+            threads: 2,
+            ..TrainConfig::default()
+        };
+        let (weights, reports) = train(dir.path(), config).unwrap();
+        for r in &reports {
+            assert!(r.samples > 0, "phase {}", r.phase);
+            // The first phases hold few distinct positions (every game starts alike).
+            let goal = if r.phase < 3 { 1.0 } else { 0.8 };
+            assert!(r.mse.1 < goal * r.mse.0, "phase {}: {:?}", r.phase, r.mse);
+        }
+        // On held-out games, the fitted weights predict better than "even" in the later
+        // phases, where random games are decided.
+        let (_, test) = split(&games);
+        let test_samples = samples(&test, LabelPolicy::default(), 1, &AtomicUsize::new(0));
+        for (phase, test) in test_samples.iter().enumerate().skip(10) {
+            let fitted = mae(test, |p| weights.evaluate(p));
+            let even = mae(test, |_| 0);
+            assert!(fitted < even, "phase {phase}: {fitted} >= {even}");
+        }
+        // The file round-trips.
+        let path = dir.path().join("w.bin");
+        weights.save(&path).unwrap();
+        assert_eq!(
+            PatternWeights::load(&path).unwrap().params(),
+            weights.params()
+        );
+    }
+
+    #[test]
+    fn exact_labels_come_from_the_solver() {
+        let mut rng = StdRng::seed_from_u64(9);
+        let (moves, end) = random_game(&mut rng);
+        let black = match end.side_to_move() {
+            Side::First => end.final_score(),
+            Side::Second => -end.final_score(),
+        };
+        let bytes = games::write_wthor(&[(moves, ((black + 64) / 2) as u8)]);
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.wtb"), bytes).unwrap();
+        let games = read_games(dir.path()).unwrap();
+        let refs: Vec<&TrainingGame> = games.iter().collect();
+        let policy = LabelPolicy {
+            solve_empties: 8,
+            ..LabelPolicy::default()
+        };
+        let solved = AtomicUsize::new(0);
+        let by_phase = samples(&refs, policy, 2, &solved);
+        assert_eq!(
+            solved.load(Ordering::Relaxed),
+            positions_to_solve(&refs, policy)
+        );
+        let mut tt = crate::search::TranspositionTable::new(4);
+        for s in by_phase.iter().flatten().filter(|s| s.empties() <= 8) {
+            let exact = crate::search::solve_exact(&position(s), &mut tt)
+                .score
+                .value;
+            assert_eq!(i32::from(s.label), exact);
+        }
+    }
+}
