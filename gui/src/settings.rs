@@ -67,11 +67,15 @@ impl EngineSettings {
     /// Options sent when the engine starts (pass lines feed the MTD(f) plot).
     #[must_use]
     pub fn options(&self) -> Vec<(String, String)> {
-        vec![
+        let mut options = vec![
             ("Hash".into(), self.hash_mib.to_string()),
-            ("Threads".into(), self.threads.to_string()),
             ("PassInfo".into(), "true".into()),
-        ]
+        ];
+        // Only when asked for: an engine without the option then works as before.
+        if self.threads > 1 {
+            options.push(("Threads".into(), self.threads.to_string()));
+        }
+        options
     }
 }
 
@@ -131,5 +135,22 @@ mod as_text {
         D: Deserializer<'de>,
     {
         String::deserialize(d)?.parse().map_err(D::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_are_sent_only_when_asked_for_and_old_settings_load() {
+        let mut e = EngineSettings::default();
+        assert!(e.options().iter().all(|(name, _)| name != "Threads"));
+        e.threads = 2;
+        assert!(e.options().contains(&("Threads".into(), "2".into())));
+        // Saved before the setting existed: one thread.
+        let old = r#"{"endpoint":"builtin","algorithm":"mtdf","depth":0,"movetime_ms":1000,"hash_mib":64}"#;
+        let e: EngineSettings = serde_json::from_str(old).unwrap();
+        assert_eq!(e.threads, 1);
     }
 }

@@ -105,7 +105,8 @@ pub fn search<G: Searchable>(
     }
     let stop_helpers = Arc::new(AtomicBool::new(false));
     let helper_limits = Limits {
-        goal: limits.goal,
+        // The goal the main search settles on (a solve when few squares are empty).
+        goal: Plan::new(position, params, limits).goal,
         depth: limits.depth,
         // Open-ended: a helper runs until the main search ends.
         infinite: limits.infinite
@@ -153,6 +154,7 @@ fn search_thread<G: Searchable>(
     let clock = Clock::new(limits);
     let root_entry = tt.probe(position.hash_key());
     let mut s: Searcher<'_, G> = Searcher::new(tt, params.clone(), clock);
+    s.helper = helper;
     let mut moves = s.ordered_moves(
         position,
         DEPTH_TO_END,

@@ -276,9 +276,10 @@ pub struct SearchResult<M> {
 
 /// Search hooks a game may provide: move ordering and a specialised endgame solver.
 pub trait Searchable: Evaluate {
-    /// Orders `moves` best-first. `depth` is the remaining depth (cheap orderings near leaves).
-    fn order_moves(&self, moves: &mut MoveList<Self::Move>, depth: i32) {
-        let _ = (moves, depth);
+    /// Orders `moves` best-first. `depth` is the remaining depth (cheap orderings near
+    /// leaves); `evaluator` is the search's evaluation, for orderings that use it.
+    fn order_moves(&self, moves: &mut MoveList<Self::Move>, depth: i32, evaluator: &Evaluator) {
+        let _ = (moves, depth, evaluator);
     }
 
     /// The exact value, fail-soft in `(alpha, beta)`, when a specialised solver applies:
@@ -310,6 +311,9 @@ pub struct SolverContext<'a> {
     pub(crate) stopped: &'a mut bool,
     /// The search's evaluation (the solver orders moves with it far from the end).
     pub(crate) evaluator: &'a Evaluator,
+    /// 0 in a search's main thread, else the helper's number: helpers vary the order of
+    /// the moves after the first far from the end.
+    pub(crate) helper: usize,
 }
 
 #[cfg(test)]

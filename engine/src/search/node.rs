@@ -24,6 +24,8 @@ pub(crate) struct Searcher<'a, G: Searchable> {
     /// The root searches only some of its moves (the next ranks of a multi-PV search):
     /// its result is not the position's value, so it is not stored.
     pub(crate) partial_root: bool,
+    /// 0 for the main thread of a search, else the helper's number (lazy SMP).
+    pub(crate) helper: usize,
     _game: std::marker::PhantomData<G>,
 }
 
@@ -49,6 +51,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             stats: SearchStats::default(),
             stopped: false,
             partial_root: false,
+            helper: 0,
             _game: std::marker::PhantomData,
         }
     }
@@ -73,6 +76,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             clock: &mut self.clock,
             stopped: &mut self.stopped,
             evaluator: &self.params.evaluator,
+            helper: self.helper,
         };
         position.solve_endgame(depth, alpha, beta, &self.params.thresholds, &mut ctx)
     }
@@ -108,7 +112,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
     ) -> MoveList<G::Move> {
         let mut moves = MoveList::new();
         position.generate_moves(&mut moves);
-        position.order_moves(&mut moves, depth);
+        position.order_moves(&mut moves, depth, &self.params.evaluator);
         if let Some(i) = first.and_then(|m| moves.iter().position(|&x| x == m)) {
             moves[..=i].rotate_right(1);
         }

@@ -33,6 +33,8 @@ const EVAL_ORDER_EMPTIES: u32 = 12;
 /// Its weight: ordering units per 1/16 disc of the opponent's evaluation (a reply fewer
 /// is worth 128 units: four discs of evaluation weigh as much).
 const EVAL_WEIGHT: i32 = 2;
+/// From this many empties on, helper threads reorder the moves after the first.
+const HELPER_SPREAD_EMPTIES: u32 = 16;
 /// From this many empties on, the evaluation is that of the opponent's best reply.
 const SEARCH_ORDER_EMPTIES: u32 = 14;
 
@@ -144,6 +146,18 @@ impl Solver<'_, '_> {
                 next_me,
                 next_opp,
             });
+        }
+
+        let helper = self.ctx.helper;
+        if helper > 0 && empties >= HELPER_SPREAD_EMPTIES && moves.len() > 2 {
+            // A helper thread takes the moves after the first in another order, so that
+            // it proves other subtrees than the main thread at the same moment.
+            moves.sort_unstable_by_key(|m| m.key);
+            let n = moves.len() - 1;
+            moves[1..].rotate_left(helper % n);
+            for (i, m) in moves.iter_mut().enumerate() {
+                m.key = i as u32;
+            }
         }
 
         if empties >= ETC_EMPTIES

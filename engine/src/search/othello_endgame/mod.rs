@@ -42,6 +42,7 @@ pub fn solve(
         clock: &mut clock,
         stopped: &mut stopped,
         evaluator: &Evaluator::default(),
+        helper: 0,
     };
     solve_in(position, alpha, beta, &mut ctx)
 }
