@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use super::eval::Evaluator;
-use super::eval::weights::SCALE;
+use super::eval::weights::ordering_term;
 use super::{Searchable, SolverContext, Thresholds, othello_endgame};
 use crate::game::othello::geometry::{Shift, neighbours, squares};
 use crate::game::othello::{Geometry, Othello, OthelloMove};
@@ -18,8 +18,6 @@ const FASTEST_FIRST_DEPTH: i32 = 3;
 
 /// From this remaining depth on, the trained evaluation after each move orders too (8x8).
 const EVAL_ORDER_DEPTH: i32 = 5;
-/// Its weight: key units per 1/16 disc (a reply fewer is worth 128).
-const EVAL_WEIGHT: i32 = 2;
 
 /// Static order classes, best first (docs/algorithms.md §003): corners, edges away from corners, the
 /// inner board, the ring next to the edge, squares next to corners, X-squares last.
@@ -107,14 +105,9 @@ impl Searchable for Othello {
                 .map_or(u32::from(u8::MAX), |sq| u32::from(priority[sq as usize]))
         };
         let fastest_first = depth >= FASTEST_FIRST_DEPTH;
-        let weights = match evaluator {
-            Evaluator::Patterns(w)
-                if depth >= EVAL_ORDER_DEPTH && self.geometry() == Geometry::Board8x8 =>
-            {
-                Some(w)
-            }
-            _ => None,
-        };
+        let weights = evaluator
+            .patterns_for(self.geometry())
+            .filter(|_| depth >= EVAL_ORDER_DEPTH);
         let empties = self.empty().count_ones();
         let (me, opp, empty) = (self.me(), self.opp(), self.empty());
         let mut keyed: ArrayVec<(u32, OthelloMove), MAX_MOVES> = moves
@@ -133,8 +126,7 @@ impl Searchable for Othello {
                         // The opponent's evaluation after the move, in 1/16 disc, offset
                         // to stay positive.
                         let raw = w.raw(opp & !flipped, me | flipped | placed, empties - 1);
-                        key = key * 16
-                            + (EVAL_WEIGHT * (raw / (SCALE / 16)) + 4096).clamp(0, 8191) as u32;
+                        key = key * 16 + ordering_term(raw);
                     }
                 }
                 (key << 8 | u32::from(mv.to_byte()), mv)

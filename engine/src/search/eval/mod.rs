@@ -14,6 +14,7 @@ use std::sync::Arc;
 use thiserror::Error;
 
 use crate::game::Game;
+use crate::game::othello::Geometry;
 pub use weights::{PatternWeights, WeightsError};
 
 /// Which evaluation the searches use where a game offers more than one.
@@ -29,6 +30,18 @@ impl Default for Evaluator {
     /// The shipped trained weights.
     fn default() -> Self {
         Evaluator::Patterns(PatternWeights::builtin())
+    }
+}
+
+impl Evaluator {
+    /// The trained weights, where they apply: on 8x8 (every other board uses the hand
+    /// evaluation).
+    #[must_use]
+    pub fn patterns_for(&self, geometry: Geometry) -> Option<&PatternWeights> {
+        match self {
+            Evaluator::Patterns(weights) if geometry == Geometry::Board8x8 => Some(weights),
+            _ => None,
+        }
     }
 }
 

@@ -7,7 +7,6 @@
 //! The sum is rounded to whole discs, so heuristic and exact scores share one scale.
 
 use super::{Evaluate, Evaluator};
-use crate::game::othello::Geometry;
 use crate::game::othello::Othello;
 use crate::game::othello::geometry::{neighbours, squares};
 use crate::game::othello::stability::stable_discs;
@@ -37,11 +36,9 @@ const WEIGHTS: Weights = Weights {
 impl Evaluate for Othello {
     #[inline]
     fn evaluate(&self, evaluator: &Evaluator) -> i32 {
-        match evaluator {
-            Evaluator::Patterns(weights) if self.geometry() == Geometry::Board8x8 => {
-                weights.evaluate(self)
-            }
-            _ => evaluate(self),
+        match evaluator.patterns_for(self.geometry()) {
+            Some(weights) => weights.evaluate(self),
+            None => evaluate(self),
         }
     }
 }
@@ -80,6 +77,7 @@ pub fn evaluate(position: &Othello) -> i32 {
 mod tests {
     use super::*;
     use crate::game::Start;
+    use crate::game::othello::Geometry;
 
     #[test]
     fn start_is_balanced() {

@@ -12,7 +12,7 @@ use crate::game::othello::movegen::{flips, legal_moves};
 use crate::game::othello::{OthelloMove, position_key};
 use crate::game::{GameMove, MAX_MOVES};
 use crate::search::INFINITY;
-use crate::search::eval::weights::SCALE;
+use crate::search::eval::weights::ordering_term;
 use crate::search::tt::{Entry, Store, bounds_of};
 
 /// From this many empties on, children's table entries are checked before any search
@@ -30,9 +30,6 @@ const CLASS_WEIGHT: u32 = 2;
 
 /// From this many empties on, the trained evaluation of each child weighs in the ordering.
 const EVAL_ORDER_EMPTIES: u32 = 12;
-/// Its weight: ordering units per 1/16 disc of the opponent's evaluation (a reply fewer
-/// is worth 128 units: four discs of evaluation weigh as much).
-const EVAL_WEIGHT: i32 = 2;
 /// From this many empties on, helper threads reorder the moves after the first.
 const HELPER_SPREAD_EMPTIES: u32 = 16;
 /// From this many empties on, the evaluation is that of the opponent's best reply.
@@ -116,8 +113,6 @@ impl Solver<'_, '_> {
                 let mobility = replies.count_ones() + (replies & self.corners).count_ones();
                 let potential = (neighbours(next_opp) & after).count_ones();
                 let class = u32::from(self.priority[sq as usize]);
-                // The opponent's evaluation after the move, in units of 1/16 disc,
-                // offset so that the key stays positive.
                 let eval = weights.map_or(0, |w| {
                     let raw = if empties >= SEARCH_ORDER_EMPTIES && replies != 0 {
                         // The opponent's best reply by the evaluation (a 1-ply search).
@@ -131,7 +126,7 @@ impl Solver<'_, '_> {
                     } else {
                         w.raw(next_me, next_opp, empties - 1)
                     };
-                    (EVAL_WEIGHT * (raw / (SCALE / 16)) + 4096).clamp(0, 8191) as u32
+                    ordering_term(raw)
                 });
                 let order = (MOBILITY_WEIGHT * mobility
                     + POTENTIAL_WEIGHT * potential

@@ -8,8 +8,6 @@
 mod deep;
 mod shallow;
 
-use std::sync::Arc;
-
 use super::eval::{Evaluator, PatternWeights};
 use super::limits::{Clock, Limits};
 use super::othello::order_tables;
@@ -56,13 +54,10 @@ pub(crate) fn solve_in(
     ctx: &mut SolverContext<'_>,
 ) -> i32 {
     let geometry = position.geometry();
-    let weights = match ctx.evaluator {
-        Evaluator::Patterns(w) if geometry == Geometry::Board8x8 => Some(Arc::clone(w)),
-        _ => None,
-    };
+    let weights = ctx.evaluator.patterns_for(geometry);
     let mut solver = Solver {
         ctx,
-        weights: weights.as_deref(),
+        weights,
         mask: geometry.mask(),
         geometry,
         squares: geometry.squares() as i32,
