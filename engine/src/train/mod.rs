@@ -6,6 +6,7 @@ pub mod dataset;
 pub mod fit;
 pub mod games;
 
+use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -46,7 +47,8 @@ pub struct PhaseReport {
     pub test_mae: (f64, f64),
 }
 
-/// A bar on stderr (hidden when stderr is not a terminal).
+/// A bar on stderr (indicatif hides it when stderr is not a terminal; [`train_on`] then
+/// prints lines instead).
 fn bar(len: usize, what: &str) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(len as u64);
     if let Ok(style) = indicatif::ProgressStyle::with_template(
@@ -112,15 +114,21 @@ pub fn train_on(
     config: TrainConfig,
 ) -> (PatternWeights, Vec<PhaseReport>) {
     let threads = config.threads.max(1);
-    let solving = bar(
-        positions_to_solve(train_games, config.labels),
-        "exact labels",
-    );
+    let lines = !std::io::stderr().is_terminal();
+    let to_solve = positions_to_solve(train_games, config.labels);
+    let solving = bar(to_solve, "exact labels");
     let solved = AtomicUsize::new(0);
     let by_phase = std::thread::scope(|scope| {
         let job = scope.spawn(|| samples(train_games, config.labels, threads, &solved));
+        let mut reported = 0;
         while !job.is_finished() {
-            solving.set_position(solved.load(Ordering::Relaxed) as u64);
+            let done = solved.load(Ordering::Relaxed);
+            solving.set_position(done as u64);
+            // Without a terminal: a line at every tenth of the solves.
+            if lines && to_solve > 0 && done * 10 / to_solve > reported {
+                reported = done * 10 / to_solve;
+                eprintln!("exact labels: {done}/{to_solve}");
+            }
             std::thread::sleep(Duration::from_millis(200));
         }
         job.join().expect("labelling does not panic")
@@ -145,6 +153,11 @@ pub fn train_on(
                         last = mse;
                         fitting.inc(1);
                     });
+                    if lines {
+                        eprintln!(
+                            "phase {phase} fitted: mean squared error {first:.1} -> {last:.1}"
+                        );
+                    }
                     fitted.lock().expect("no panic while held")[phase] =
                         Some((weights, (first, last)));
                 }
