@@ -47,6 +47,7 @@ both_transports!(
     position_during_a_search_stops_it_first,
     a_finished_game_gets_bestmove_none,
     kalah_and_clock_searches,
+    kalah_database_option_solves_and_refuses_what_it_cannot_use,
 );
 
 fn position_command(game: &str, moves: &[String]) -> Command {
@@ -478,6 +479,47 @@ fn kalah_and_clock_searches(client: &mut Client) {
     let outcome = client.search(&solve, PATIENCE).unwrap();
     let score = outcome.final_info().unwrap().score.unwrap();
     assert_eq!((score.value, score.proof), (-10, Proof::Solved));
+}
+
+fn kalah_database_option_solves_and_refuses_what_it_cannot_use(client: &mut Client) {
+    let hs = client.handshake(PATIENCE).unwrap();
+    let option = hs.options.iter().find(|o| o.name == "KalahDatabase");
+    assert!(
+        matches!(option.map(|o| &o.kind), Some(OptionKind::String { default }) if default == "none"),
+        "{option:?}"
+    );
+    expect_error(
+        client,
+        b"setoption name KalahDatabase value /nonexistent/kalah.db\n",
+        "/nonexistent/kalah.db",
+    );
+    client
+        .send_line("setoption name KalahDatabase value 12")
+        .unwrap();
+    let (position, moves) = test_position("kalah4x4", 1, 4);
+    client
+        .command(&position_command("kalah4x4", &moves), PATIENCE)
+        .unwrap();
+    let solve = Go {
+        goal: Some(protocol::Goal::Solve),
+        id: Some("kdb".into()),
+        ..Go::default()
+    };
+    let outcome = client.search(&solve, PATIENCE).unwrap();
+    let score = outcome.final_info().unwrap().score.unwrap();
+    let mut tt = TranspositionTable::new(16);
+    let AnyPosition::Kalah(k) = &position else {
+        unreachable!()
+    };
+    let exact = search::solve_exact(k, &mut tt);
+    assert_eq!(
+        (score.value, score.proof),
+        (exact.score.value, Proof::Solved)
+    );
+    assert!(outcome.best.mv.is_some());
+    // A depth-limited search with the database answers too.
+    let outcome = client.search(&go(3, "kdb3"), PATIENCE).unwrap();
+    assert!(outcome.best.mv.is_some());
 }
 
 #[test]

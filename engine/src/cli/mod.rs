@@ -2,6 +2,7 @@
 
 mod bench;
 mod compare;
+mod kalah_db;
 mod matches;
 mod perft;
 mod report;
@@ -13,8 +14,12 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
+use std::sync::Arc;
+
+use engine::game::GameId;
 use engine::search::SearchParams;
 use engine::search::eval::{EvalChoice, EvalKind};
+use engine::search::kalah::{DatabaseSource, KalahDatabase};
 use engine::server::{self, ServerConfig};
 
 /// Game-search engine for Othello and Kalah.
@@ -94,6 +99,8 @@ enum Command {
     Train(train::TrainArgs),
     /// Mean absolute error of the evaluations against exact scores of held-out positions.
     Accuracy(train::AccuracyArgs),
+    /// Kalah endgame databases: build one into a file, or say what a file covers.
+    KalahDb(kalah_db::KalahDbArgs),
 }
 
 impl Cli {
@@ -118,6 +125,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Match(args)) => matches::run(&args),
         Some(Command::Train(args)) => train::run_train(&args),
         Some(Command::Accuracy(args)) => train::run_accuracy(&args),
+        Some(Command::KalahDb(args)) => kalah_db::run(&args),
         None => serve(&cli.server),
     }
 }
@@ -218,5 +226,42 @@ impl EvalArgs {
     /// The evaluation the flags choose.
     pub(crate) fn choice(&self) -> anyhow::Result<EvalChoice> {
         Ok(EvalChoice::new(self.eval, self.eval_file.as_deref())?)
+    }
+}
+
+/// The Kalah database flag of the commands that search.
+#[derive(Debug, Args)]
+pub(crate) struct KalahDbArg {
+    /// Kalah endgame database: `none`, a number of seeds (built in memory for the game's
+    /// rules), or a file from `engine kalah-db build` (option `KalahDatabase`).
+    #[arg(long, value_name = "none|SEEDS|FILE", default_value = "none")]
+    kalah_db: DatabaseSource,
+}
+
+impl KalahDbArg {
+    /// The database for `game`, if it is Kalah and the flag names one; building one shows
+    /// its progress on stderr.
+    pub(crate) fn obtain(&self, game: GameId) -> anyhow::Result<Option<Arc<KalahDatabase>>> {
+        let GameId::Kalah(rules) = game else {
+            return Ok(None);
+        };
+        let started = std::time::Instant::now();
+        let db = self.kalah_db.obtain(rules, &mut |n| {
+            if n % 4 == 0 {
+                eprintln!(
+                    "kalah database: boards of {n} seeds done, {:.1} s",
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        })?;
+        if let Some(db) = &db {
+            eprintln!(
+                "kalah database: {}, {} positions, ready in {:.1} s",
+                db.describe(),
+                db.positions(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+        Ok(db)
     }
 }

@@ -39,6 +39,8 @@ pub struct SolveArgs {
     threads: u16,
     #[command(flatten)]
     eval: super::EvalArgs,
+    #[command(flatten)]
+    kalah_db: super::KalahDbArg,
 }
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
@@ -88,6 +90,10 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
     let position = game
         .position(text)
         .with_context(|| format!("bad position '{text}'"))?;
+    let params = SearchParams {
+        kalah_db: args.kalah_db.obtain(game)?,
+        ..params
+    };
     with_position!(position, p => { solve_one(&p, &mut tt, &params, &limits, "") });
     Ok(())
 }

@@ -51,11 +51,13 @@ impl Plan {
         };
         let depths = if !params.iterative {
             vec![last]
-        } else if goal != Goal::Heuristic
-            && let Some(e) = empties
-        {
-            // Shallow heuristic iterations for move ordering and a first guess, then the solve.
-            let shallow = e.saturating_sub(SOLVE_GAP).min(t.mid_depth) as i32;
+        } else if goal != Goal::Heuristic {
+            // Shallow heuristic iterations for move ordering and a first guess, then the
+            // solve (straight to the end: a game that cannot count its plies to the end,
+            // Kalah, has a solver that needs no depth).
+            let shallow = empties.map_or(t.mid_depth, |e| {
+                e.saturating_sub(SOLVE_GAP).min(t.mid_depth)
+            }) as i32;
             (1..=shallow).chain([last]).collect()
         } else {
             (1..=last).collect()

@@ -8,7 +8,7 @@
 
 mod driver;
 pub mod eval;
-mod kalah;
+pub mod kalah;
 mod limits;
 mod node;
 mod othello;
@@ -24,6 +24,7 @@ pub use tt::TranspositionTable;
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use thiserror::Error;
@@ -144,6 +145,8 @@ pub struct SearchParams {
     pub evaluator: Evaluator,
     /// Search threads (1: deterministic; more: lazy SMP over the shared table).
     pub threads: usize,
+    /// Kalah's endgame database, used for the rules it was built for.
+    pub kalah_db: Option<Arc<kalah::KalahDatabase>>,
 }
 
 impl Default for SearchParams {
@@ -157,6 +160,7 @@ impl Default for SearchParams {
             thresholds: Thresholds::default(),
             evaluator: Evaluator::default(),
             threads: 1,
+            kalah_db: None,
         }
     }
 }
@@ -282,6 +286,13 @@ pub trait Searchable: Evaluate {
         let _ = (moves, depth, evaluator);
     }
 
+    /// The exact value of the position when a database of `params` holds it (looked up
+    /// at the horizon instead of the evaluation, and before searching a node).
+    fn database_value(&self, params: &SearchParams) -> Option<i32> {
+        let _ = params;
+        None
+    }
+
     /// The exact value, fail-soft in `(alpha, beta)`, when a specialised solver applies:
     /// the search reaches the end from here within `depth` and the position is small
     /// enough for `thresholds`. The solver shares the search's table, counters and limits
@@ -314,6 +325,8 @@ pub struct SolverContext<'a> {
     /// 0 in a search's main thread, else the helper's number: helpers vary the order of
     /// the moves after the first far from the end.
     pub(crate) helper: usize,
+    /// Kalah's endgame database, if the search has one.
+    pub(crate) kalah_db: Option<&'a kalah::KalahDatabase>,
 }
 
 #[cfg(test)]

@@ -77,6 +77,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             stopped: &mut self.stopped,
             evaluator: &self.params.evaluator,
             helper: self.helper,
+            kalah_db: self.params.kalah_db.as_deref(),
         };
         position.solve_endgame(depth, alpha, beta, &self.params.thresholds, &mut ctx)
     }
@@ -91,12 +92,15 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         }
     }
 
-    /// A position at the horizon: the final score if the game is over, else the evaluation.
+    /// A position at the horizon: the final score if the game is over, else its database
+    /// value if it has one, else the evaluation.
     #[inline]
     fn leaf(&mut self, position: &G) -> i32 {
         self.stats.leaf_evals += 1;
         if position.is_terminal() {
             position.final_score()
+        } else if let Some(v) = position.database_value(&self.params) {
+            v
         } else {
             self.stats.heuristic_leaves += 1;
             position.evaluate(&self.params.evaluator)

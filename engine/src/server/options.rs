@@ -7,6 +7,7 @@ use thiserror::Error;
 
 use crate::search::Thresholds;
 use crate::search::eval::{EvalChoice, EvalKind, Evaluator};
+use crate::search::kalah::{DatabaseError, DatabaseSource, KalahDatabase};
 
 /// `EvalFile`'s value for the weights shipped in the engine.
 pub(crate) const BUILTIN_WEIGHTS: &str = "<builtin>";
@@ -22,6 +23,8 @@ pub(crate) struct EngineOptions {
     pub(crate) pass_info: bool,
     /// Search threads a `go` asks for.
     pub(crate) threads: usize,
+    /// Kalah's endgame database (option `KalahDatabase`).
+    pub(crate) kalah_db: DatabaseSource,
     max_threads: usize,
     default_threads: usize,
     /// The evaluation (options `Eval` and `EvalFile`).
@@ -56,7 +59,7 @@ pub(crate) enum OptionError {
 }
 
 /// The names, in the order the handshake lists them.
-const NAMES: [&str; 9] = [
+const NAMES: [&str; 10] = [
     "Hash",
     "Threads",
     "MidDepth",
@@ -66,6 +69,7 @@ const NAMES: [&str; 9] = [
     "PassInfo",
     "Eval",
     "EvalFile",
+    "KalahDatabase",
 ];
 
 impl EngineOptions {
@@ -81,6 +85,7 @@ impl EngineOptions {
             thresholds: Thresholds::default(),
             pass_info: false,
             threads: threads.clamp(1, max_threads.max(1)),
+            kalah_db: DatabaseSource::None,
             max_threads: max_threads.max(1),
             default_threads: threads.clamp(1, max_threads.max(1)),
             default_eval: eval.clone(),
@@ -118,6 +123,9 @@ impl EngineOptions {
                 values: [EvalKind::Trained, EvalKind::Hand]
                     .map(|k| k.to_string())
                     .to_vec(),
+            },
+            "KalahDatabase" => OptionKind::String {
+                default: DatabaseSource::None.to_string(),
             },
             "EvalFile" => OptionKind::String {
                 default: self
@@ -185,6 +193,18 @@ impl EngineOptions {
                     values: values.join(", "),
                 })?;
             }
+            OptionKind::String { .. } if name == "KalahDatabase" => {
+                let unusable = |e: DatabaseError| OptionError::Unusable {
+                    name,
+                    reason: e.to_string(),
+                };
+                let source: DatabaseSource = value.parse().map_err(unusable)?;
+                if let DatabaseSource::File(path) = &source {
+                    // A file is read now, so that a bad one is refused at once.
+                    KalahDatabase::load(path).map_err(unusable)?;
+                }
+                self.kalah_db = source;
+            }
             OptionKind::String { .. } => {
                 let file = (value != BUILTIN_WEIGHTS).then(|| Path::new(value));
                 self.eval =
@@ -239,6 +259,14 @@ mod tests {
         let err = o.set("EvalFile", "/nonexistent/weights").unwrap_err();
         assert!(err.to_string().contains("/nonexistent/weights"), "{err}");
         assert_eq!(o.evaluator(), Evaluator::default());
+        o.set("KalahDatabase", "12").unwrap();
+        assert_eq!(o.kalah_db, DatabaseSource::Build(12));
+        let err = o.set("KalahDatabase", "/nonexistent/kalah.db").unwrap_err();
+        assert!(err.to_string().contains("/nonexistent/kalah.db"), "{err}");
+        assert!(o.set("KalahDatabase", "1000").is_err());
+        assert_eq!(o.kalah_db, DatabaseSource::Build(12));
+        o.set("KalahDatabase", "none").unwrap();
+        assert_eq!(o.kalah_db, DatabaseSource::None);
         assert!(matches!(
             o.set("Colour", "1"),
             Err(OptionError::Unknown { .. })

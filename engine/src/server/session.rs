@@ -238,6 +238,7 @@ impl Session {
             pass_info: self.options.pass_info,
             hold: go.infinite,
             threads,
+            kalah_db: self.options.kalah_db.clone(),
         });
     }
 

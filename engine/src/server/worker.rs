@@ -16,6 +16,7 @@ use tokio::sync::watch;
 use super::output::Output;
 use super::pool::{Reservation, ThreadLease};
 use crate::game::AnyPosition;
+use crate::search::kalah::{DatabaseSource, KalahDatabase};
 use crate::search::{
     self, Bound, DEPTH_TO_END, Iteration, Limits, Proof, Report, SearchParams, SearchResult,
     SearchStats, Searchable, TranspositionTable,
@@ -37,6 +38,9 @@ pub(crate) struct SearchJob {
     /// The search threads it holds of the server's budget, until it ends (they override
     /// `params.threads`).
     pub(crate) threads: ThreadLease,
+    /// Where a Kalah search gets its database (obtained by the search thread: building one
+    /// takes time).
+    pub(crate) kalah_db: DatabaseSource,
 }
 
 /// What the session and the search thread share besides the job channel.
@@ -188,6 +192,8 @@ impl SearchThread {
         while let Ok(job) = jobs.recv() {
             let out = self.out.clone();
             let tt = self.table_for(job.hash_mib);
+            let mut job = job;
+            job.params.kalah_db = kalah_database(&job, &out);
             let (info, best) = with_position!(job.position, p => run_search(&p, tt, &job, &out));
             // The threads go back before the result is out: a client that reads this
             // `bestmove` and starts another search finds them free.
@@ -236,6 +242,34 @@ impl SearchThread {
             std::thread::park();
         }
     }
+}
+
+/// The Kalah database of a Kalah search, if the option names one; when it cannot be had,
+/// an `info string` says why and the search goes on without.
+fn kalah_database(job: &SearchJob, out: &Output) -> Option<Arc<KalahDatabase>> {
+    let AnyPosition::Kalah(position) = &job.position else {
+        return None;
+    };
+    let say = |text: String| {
+        let info = Info {
+            string: Some(text),
+            ..job.info()
+        };
+        out.send(Message::Info(info).to_string());
+    };
+    job.kalah_db
+        .obtain(position.rules(), &mut |seeds| {
+            if seeds % 4 == 0 {
+                say(format!("KalahDatabase: boards of {seeds} seeds built"));
+            }
+        })
+        .unwrap_or_else(|e| {
+            say(format!(
+                "KalahDatabase {}: {e}; searching without it",
+                job.kalah_db
+            ));
+            None
+        })
 }
 
 /// Runs the search, sending a line per iteration (and per MTD(f) pass if asked); returns
@@ -423,6 +457,7 @@ mod tests {
             pass_info: false,
             hold: true,
             threads: threads.lease(2),
+            kalah_db: DatabaseSource::None,
         });
         std::thread::sleep(Duration::from_millis(50));
         assert_eq!(pool.used_mib(), 8);

@@ -41,6 +41,7 @@ pub fn solve(
         stopped: &mut stopped,
         evaluator: &Evaluator::default(),
         helper: 0,
+        kalah_db: None,
     };
     solve_in(position, alpha, beta, &mut ctx)
 }

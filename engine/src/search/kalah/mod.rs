@@ -1,0 +1,76 @@
+//! Kalah's search: move ordering, the exact solver a search to the end hands over to, and
+//! the endgame databases it reads.
+
+mod database;
+mod pits;
+mod solver;
+
+pub use database::{
+    DatabaseError, DatabaseSource, KalahDatabase, MAX_DATABASE_SEEDS, database_positions,
+};
+
+use super::eval::Evaluator;
+use super::{DEPTH_TO_END, SearchParams, Searchable, SolverContext, Thresholds};
+use crate::game::kalah::{Kalah, KalahMove};
+use crate::game::{Game, MoveList, Side};
+use pits::{PitRules, Pits};
+use solver::KalahSolver;
+
+/// A search at least this many turns deep is a solve: the solver plays every line to the
+/// end without counting turns (few games last this long; those that do are solved to
+/// their end too). Far below [`DEPTH_TO_END`], so that the searches of a principal
+/// variation below a solve's root are solves too.
+pub const SOLVE_DEPTH: i32 = DEPTH_TO_END / 2;
+
+impl Searchable for Kalah {
+    fn order_moves(&self, moves: &mut MoveList<KalahMove>, _depth: i32, _: &Evaluator) {
+        let pits = usize::from(self.rules().pits);
+        let first = if self.side_to_move() == Side::First {
+            0
+        } else {
+            pits + 1
+        };
+        let board = self.board();
+        moves.sort_by_key(|mv| {
+            let pit = usize::from(mv.number());
+            let distance = pits + 1 - pit;
+            let extra_turn = usize::from(board[first + pit - 1]) % (2 * pits + 1) == distance;
+            (!extra_turn, distance)
+        });
+    }
+
+    fn database_value(&self, params: &SearchParams) -> Option<i32> {
+        params.kalah_db.as_ref().and_then(|db| db.value(self))
+    }
+
+    /// A database's value whenever it covers the board (at any depth: it is exact), else
+    /// the exact solver when the search goes at least [`SOLVE_DEPTH`] turns deep: it gets
+    /// to the end without counting turns, bounded by the seeds.
+    fn solve_endgame(
+        &self,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        _: &Thresholds,
+        ctx: &mut SolverContext<'_>,
+    ) -> Option<i32> {
+        if let Some(v) = ctx.kalah_db.and_then(|db| db.value(self)) {
+            return Some(v);
+        }
+        let rules = PitRules::of(self.rules());
+        let db = ctx.kalah_db.filter(|db| db.serves(&rules));
+        let pits = Pits::of(self);
+        let (own, other) = pits.sides(rules.pits);
+        let side = self.side_to_move();
+        let stores = self.store(side) as i32 - self.store(side.opponent()) as i32;
+        (depth >= SOLVE_DEPTH).then(|| {
+            stores
+                + KalahSolver::new(ctx, rules, db).solve(
+                    &pits,
+                    own + other,
+                    alpha - stores,
+                    beta - stores,
+                )
+        })
+    }
+}
