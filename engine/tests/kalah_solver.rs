@@ -163,15 +163,15 @@ fn solve(position: &Kalah, db: Option<&Arc<KalahDatabase>>) -> (i32, Option<u8>)
 #[test]
 fn solves_agree_with_a_plain_solver_with_and_without_databases() {
     for (id, seeds) in [
-        ("kalah6x4", 20),
-        ("kalah5x5-noemptycapture", 18),
-        ("kalah6x6-endwhenstuck", 18),
-        ("kalah4x6", 22),
+        ("kalah6x4", 16),
+        ("kalah5x5-noemptycapture", 16),
+        ("kalah6x6-endwhenstuck", 15),
+        ("kalah4x6", 18),
     ] {
         let rules: KalahRules = id.parse().unwrap();
         let small = Arc::new(KalahDatabase::build(rules, 9, 1, &mut |_| {}).unwrap());
         let mut plain = Plain(HashMap::new());
-        for position in late_positions(id, seeds, 40) {
+        for position in late_positions(id, seeds, 30) {
             let expected = plain.value(&position);
             for db in [None, Some(&small)] {
                 let (value, best) = solve(&position, db);

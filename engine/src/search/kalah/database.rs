@@ -77,10 +77,75 @@ pub enum DatabaseError {
 pub struct KalahDatabase {
     rules: PitRules,
     max_seeds: u32,
-    /// Atomic so that the threads of a build share it; read-only once built.
-    values: Vec<AtomicI8>,
+    values: Vec<i8>,
+    indexer: Indexer,
+}
+
+/// Where each distribution's value is stored.
+struct Indexer {
+    /// Pits on both sides.
+    pits: usize,
     /// `binomial[a][k]` = a choose k.
     binomial: Vec<[u64; MAX_BOARD_PITS + 1]>,
+}
+
+impl Indexer {
+    fn new(rules: &PitRules, max_seeds: u32) -> Indexer {
+        Indexer {
+            pits: 2 * rules.pits,
+            binomial: binomials(max_seeds),
+        }
+    }
+
+    /// Where the value of `pits` (holding `seeds` seeds) is stored.
+    #[inline]
+    fn index(&self, pits: &Pits, seeds: u32) -> usize {
+        let m = self.pits;
+        let c = |a: u32, k: usize| self.binomial[a as usize][k];
+        // The distributions with fewer seeds, then those before this one in lexicographic
+        // order: for each pit, those with fewer seeds there and the same before it.
+        let mut index = c(seeds + m as u32 - 1, m);
+        let mut rest = seeds;
+        for (i, &count) in pits.0[..m - 1].iter().enumerate() {
+            let after = m - 1 - i;
+            let count = u32::from(count);
+            index += c(rest + after as u32, after) - c(rest - count + after as u32, after);
+            rest -= count;
+        }
+        index as usize
+    }
+}
+
+/// A database being built: its values are shared by the threads of the build.
+struct Builder<'a> {
+    rules: PitRules,
+    indexer: &'a Indexer,
+    values: &'a [AtomicI8],
+}
+
+impl Builder<'_> {
+    /// The value of `pits` holding `seeds` seeds, computing it (and the positions with as
+    /// many seeds it leads to) when not known yet.
+    fn solve(&self, pits: &Pits, seeds: u32) -> i32 {
+        let index = self.indexer.index(pits, seeds);
+        let known = self.values[index].load(Ordering::Relaxed);
+        if known != UNKNOWN {
+            return i32::from(known);
+        }
+        let rules = self.rules;
+        let value = pits.final_value(&rules).unwrap_or_else(|| {
+            pits.movable(rules.pits)
+                .map(|pit| {
+                    let s = pits.sow(&rules, pit);
+                    let child = self.solve(&s.next, seeds - s.gain as u32);
+                    s.gain + if s.again { child } else { -child }
+                })
+                .max()
+                .unwrap_or_default()
+        });
+        self.values[index].store(value as i8, Ordering::Relaxed);
+        value
+    }
 }
 
 impl std::fmt::Debug for KalahDatabase {
@@ -146,24 +211,31 @@ impl KalahDatabase {
         threads: usize,
         progress: &mut dyn FnMut(u32),
     ) -> Result<KalahDatabase, DatabaseError> {
-        let db = KalahDatabase::empty(PitRules::of(rules), max_seeds)?;
-        for value in &db.values {
-            value.store(UNKNOWN, Ordering::Relaxed);
-        }
-        let m = 2 * db.rules.pits;
+        let rules = PitRules::of(rules);
+        let positions = KalahDatabase::positions_for(&rules, max_seeds)?;
+        let indexer = Indexer::new(&rules, max_seeds);
+        let values: Vec<AtomicI8> = std::iter::repeat_with(|| AtomicI8::new(UNKNOWN))
+            .take(positions)
+            .collect();
+        let builder = Builder {
+            rules,
+            indexer: &indexer,
+            values: &values,
+        };
+        let m = 2 * rules.pits;
         let threads = threads.max(1);
         for n in 0..=max_seeds {
             // The threads share the layer by chunks of its distributions. Two threads that
             // meet at a position both compute its value and write the same byte.
             std::thread::scope(|scope| {
                 for thread in 0..threads {
-                    let db = &db;
+                    let builder = &builder;
                     scope.spawn(move || {
                         let mut pits = Pits([0; MAX_BOARD_PITS]);
                         pits.0[m - 1] = n as u8;
                         for count in 0usize.. {
                             if (count / BUILD_CHUNK) % threads == thread {
-                                db.solve(&pits, n);
+                                builder.solve(&pits, n);
                             }
                             if !next_distribution(&mut pits.0[..m]) {
                                 break;
@@ -174,10 +246,16 @@ impl KalahDatabase {
             });
             progress(n);
         }
-        Ok(db)
+        Ok(KalahDatabase {
+            rules,
+            max_seeds,
+            values: values.into_iter().map(AtomicI8::into_inner).collect(),
+            indexer,
+        })
     }
 
-    fn empty(rules: PitRules, max_seeds: u32) -> Result<KalahDatabase, DatabaseError> {
+    /// Positions a database holds, if it fits.
+    fn positions_for(rules: &PitRules, max_seeds: u32) -> Result<usize, DatabaseError> {
         let positions = database_positions(rules.pits as u8, max_seeds.min(MAX_DATABASE_SEEDS));
         if max_seeds > MAX_DATABASE_SEEDS || positions > MAX_POSITIONS {
             return Err(DatabaseError::TooLarge {
@@ -186,64 +264,13 @@ impl KalahDatabase {
                 positions,
             });
         }
-        Ok(KalahDatabase {
-            rules,
-            max_seeds,
-            values: std::iter::repeat_with(AtomicI8::default)
-                .take(positions as usize)
-                .collect(),
-            binomial: binomials(max_seeds),
-        })
-    }
-
-    /// The value of `pits` holding `seeds` seeds, computing it (and the positions with as
-    /// many seeds it leads to) when not known yet.
-    fn solve(&self, pits: &Pits, seeds: u32) -> i32 {
-        let index = self.index(pits, seeds);
-        let known = self.values[index].load(Ordering::Relaxed);
-        if known != UNKNOWN {
-            return i32::from(known);
-        }
-        let value = pits.final_value(&self.rules).unwrap_or_else(|| {
-            let rules = self.rules;
-            pits.movable(rules.pits)
-                .collect::<arrayvec::ArrayVec<usize, MAX_BOARD_PITS>>()
-                .into_iter()
-                .map(|pit| {
-                    let s = pits.sow(&rules, pit);
-                    let child = self.solve(&s.next, seeds - s.gain as u32);
-                    s.gain + if s.again { child } else { -child }
-                })
-                .max()
-                .unwrap_or_default()
-        });
-        self.values[index].store(value as i8, Ordering::Relaxed);
-        value
-    }
-
-    /// Where the value of `pits` (holding `seeds` seeds) is stored.
-    #[inline]
-    fn index(&self, pits: &Pits, seeds: u32) -> usize {
-        let m = 2 * self.rules.pits;
-        let c = |a: u32, k: usize| self.binomial[a as usize][k];
-        // The distributions with fewer seeds, then those before this one in lexicographic
-        // order: for each pit, those with fewer seeds there and the same before it.
-        let mut index = c(seeds + m as u32 - 1, m);
-        let mut rest = seeds;
-        for (i, &count) in pits.0[..m - 1].iter().enumerate() {
-            let after = m - 1 - i;
-            let count = u32::from(count);
-            index += c(rest + after as u32, after) - c(rest - count + after as u32, after);
-            rest -= count;
-        }
-        index as usize
+        Ok(positions as usize)
     }
 
     /// The value of `pits` holding `seeds` seeds, if the database covers it.
     #[inline]
     pub(crate) fn pits_value(&self, pits: &Pits, seeds: u32) -> Option<i32> {
-        (seeds <= self.max_seeds)
-            .then(|| i32::from(self.values[self.index(pits, seeds)].load(Ordering::Relaxed)))
+        (seeds <= self.max_seeds).then(|| i32::from(self.values[self.indexer.index(pits, seeds)]))
     }
 
     /// The exact final score of `position` from its side to move (the store difference
@@ -334,10 +361,7 @@ impl KalahDatabase {
         header.extend_from_slice(&u64::from(self.max_seeds).to_le_bytes());
         z.write_all(&header).map_err(io)?;
         for chunk in self.values.chunks(1 << 16) {
-            let bytes: Vec<u8> = chunk
-                .iter()
-                .map(|v| v.load(Ordering::Relaxed) as u8)
-                .collect();
+            let bytes: Vec<u8> = chunk.iter().map(|&v| v as u8).collect();
             z.write_all(&bytes).map_err(io)?;
         }
         z.finish().and_then(|mut w| w.flush()).map_err(io)
@@ -383,19 +407,18 @@ impl KalahDatabase {
                 EndRule::EitherSideEmpty
             },
         };
-        let db = KalahDatabase::empty(rules, max_seeds as u32)?;
-        let mut bytes = vec![0u8; 1 << 16];
-        for chunk in db.values.chunks(bytes.len()) {
-            let bytes = &mut bytes[..chunk.len()];
-            z.read_exact(bytes).map_err(damaged)?;
-            for (value, &byte) in chunk.iter().zip(bytes.iter()) {
-                value.store(byte as i8, Ordering::Relaxed);
-            }
-        }
+        let max_seeds = max_seeds as u32;
+        let mut bytes = vec![0u8; KalahDatabase::positions_for(&rules, max_seeds)?];
+        z.read_exact(&mut bytes).map_err(damaged)?;
         if z.read(&mut [0u8; 1]).map_err(damaged)? != 0 {
             return Err(DatabaseError::Format("longer than its header says".into()));
         }
-        Ok(db)
+        Ok(KalahDatabase {
+            rules,
+            max_seeds,
+            values: bytes.into_iter().map(|b| b as i8).collect(),
+            indexer: Indexer::new(&rules, max_seeds),
+        })
     }
 }
 
@@ -494,11 +517,9 @@ mod tests {
     fn threads_build_the_same_values() {
         let rules: KalahRules = "kalah3x3-noemptycapture".parse().unwrap();
         let values = |threads| {
-            let db = KalahDatabase::build(rules, 14, threads, &mut |_| {}).unwrap();
-            db.values
-                .iter()
-                .map(|v| v.load(Ordering::Relaxed))
-                .collect::<Vec<i8>>()
+            KalahDatabase::build(rules, 14, threads, &mut |_| {})
+                .unwrap()
+                .values
         };
         let one = values(1);
         assert!(one.iter().all(|&v| v != UNKNOWN));
@@ -508,8 +529,9 @@ mod tests {
     #[test]
     fn indices_count_every_distribution_once() {
         let rules: KalahRules = "kalah3x3".parse().unwrap();
-        let db = KalahDatabase::empty(PitRules::of(rules), 7).unwrap();
-        let mut seen = vec![false; db.values.len()];
+        let rules = PitRules::of(rules);
+        let indexer = Indexer::new(&rules, 7);
+        let mut seen = vec![false; KalahDatabase::positions_for(&rules, 7).unwrap()];
         for n in 0..=7u32 {
             // Every distribution of n seeds over 6 pits, as digits of base 8.
             for code in 0..8usize.pow(6) {
@@ -522,7 +544,7 @@ mod tests {
                 if pits.0.iter().map(|&c| u32::from(c)).sum::<u32>() != n {
                     continue;
                 }
-                let i = db.index(&pits, n);
+                let i = indexer.index(&pits, n);
                 assert!(!seen[i], "{pits:?}");
                 seen[i] = true;
             }

@@ -12,7 +12,7 @@ pub use database::{
 use super::eval::Evaluator;
 use super::{DEPTH_TO_END, SearchParams, Searchable, SolverContext, Thresholds};
 use crate::game::kalah::{Kalah, KalahMove};
-use crate::game::{Game, MoveList, Side};
+use crate::game::{Game, MoveList};
 use pits::{PitRules, Pits};
 use solver::KalahSolver;
 
@@ -23,19 +23,23 @@ use solver::KalahSolver;
 pub const SOLVE_DEPTH: i32 = DEPTH_TO_END / 2;
 
 impl Searchable for Kalah {
+    /// Moves that earn another move first (nearest the store first: it leaves the others'
+    /// counts as they are), then captures, largest first, then the rest, nearest the store
+    /// first.
     fn order_moves(&self, moves: &mut MoveList<KalahMove>, _depth: i32, _: &Evaluator) {
-        let pits = usize::from(self.rules().pits);
-        let first = if self.side_to_move() == Side::First {
-            0
-        } else {
-            pits + 1
-        };
-        let board = self.board();
+        let rules = PitRules::of(self.rules());
+        let pits = Pits::of(self);
         moves.sort_by_key(|mv| {
-            let pit = usize::from(mv.number());
-            let distance = pits + 1 - pit;
-            let extra_turn = usize::from(board[first + pit - 1]) % (2 * pits + 1) == distance;
-            (!extra_turn, distance)
+            let pit = usize::from(mv.number()) - 1;
+            let sowing = pits.sow(&rules, pit);
+            let distance = (rules.pits - pit) as i32;
+            if sowing.again {
+                (0, distance)
+            } else if sowing.capture {
+                (1, -sowing.gain)
+            } else {
+                (2, distance)
+            }
         });
     }
 
