@@ -33,6 +33,10 @@ pub struct EngineSettings {
     /// Search threads (settings saved before it existed load with 1).
     #[serde(default = "one_thread")]
     pub threads: u32,
+    /// Kalah endgame database: boards of at most this many seeds, built by the engine at its
+    /// first Kalah search (0: none).
+    #[serde(default)]
+    pub kalah_db_seeds: u32,
 }
 
 fn one_thread() -> u32 {
@@ -48,6 +52,7 @@ impl Default for EngineSettings {
             movetime_ms: 1000,
             hash_mib: 64,
             threads: 1,
+            kalah_db_seeds: 0,
         }
     }
 }
@@ -74,6 +79,9 @@ impl EngineSettings {
         // Only when asked for: an engine without the option then works as before.
         if self.threads > 1 {
             options.push(("Threads".into(), self.threads.to_string()));
+        }
+        if self.kalah_db_seeds > 0 {
+            options.push(("KalahDatabase".into(), self.kalah_db_seeds.to_string()));
         }
         options
     }
@@ -152,5 +160,12 @@ mod tests {
         let old = r#"{"endpoint":"builtin","algorithm":"mtdf","depth":0,"movetime_ms":1000,"hash_mib":64}"#;
         let e: EngineSettings = serde_json::from_str(old).unwrap();
         assert_eq!(e.threads, 1);
+        assert_eq!(e.kalah_db_seeds, 0);
+        assert!(e.options().iter().all(|(name, _)| name != "KalahDatabase"));
+        let e = EngineSettings {
+            kalah_db_seeds: 16,
+            ..e
+        };
+        assert!(e.options().contains(&("KalahDatabase".into(), "16".into())));
     }
 }

@@ -177,6 +177,27 @@ fn kalah_pits_are_played_by_clicking() {
 }
 
 #[test]
+fn a_kalah_engine_with_a_database_replies() {
+    let mut s = settings("kalah4x3", [Controller::Human, Controller::Engine]);
+    s.engines[1].kalah_db_seeds = 10;
+    let mut h = harness(s);
+    h.run();
+    // The setting is offered for Kalah, one per engine.
+    assert!(
+        h.query_all_by_label_contains("Kalah database seeds")
+            .count()
+            >= 2
+    );
+    h.get_by_label("South pit 1 (legal)").click();
+    h.run();
+    wait_until(&mut h, "the engine's reply", |app| {
+        app.game().position().side_to_move() == engine::game::Side::First
+            && app.game().cursor() >= 2
+    });
+    assert!(matches!(h.state().link(1).status, LinkStatus::Ready(_)));
+}
+
+#[test]
 fn every_control_has_an_accessible_label() {
     let mut h = harness(settings(
         "othello8x8",

@@ -106,6 +106,7 @@ impl App {
 
     fn engine_settings(&mut self, ui: &mut egui::Ui, side: usize, name: &str) {
         ui.heading(format!("{name}'s engine"));
+        let kalah = matches!(self.settings.game, GameId::Kalah(_));
         let e = &mut self.settings.engines[side];
         let l = ui.label(format!(
             "{name} engine (builtin, a command, or tcp:host:port)"
@@ -141,6 +142,18 @@ impl App {
             ui.add(egui::DragValue::new(&mut e.threads).range(1..=cores))
                 .labelled_by(l.id);
         });
+        if kalah {
+            ui.horizontal(|ui| {
+                let l = ui.label(format!("{name} Kalah database seeds (0: none)"));
+                ui.add(egui::DragValue::new(&mut e.kalah_db_seeds).range(0..=20))
+                    .labelled_by(l.id)
+                    .on_hover_text(
+                        "Boards with at most this many seeds are valued exactly; the engine \
+                         builds the database at its first Kalah search (about 7 s for 16 seeds \
+                         on 6 pits)",
+                    );
+            });
+        }
         let link = &self.links[side];
         let (text, colour) = match &link.status {
             LinkStatus::Off => ("not started".to_string(), ui.visuals().weak_text_color()),

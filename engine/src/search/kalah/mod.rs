@@ -61,20 +61,16 @@ impl Searchable for Kalah {
         if let Some(v) = ctx.kalah_db.and_then(|db| db.value(self)) {
             return Some(v);
         }
+        if depth < SOLVE_DEPTH {
+            return None;
+        }
         let rules = PitRules::of(self.rules());
         let db = ctx.kalah_db.filter(|db| db.serves(&rules));
         let pits = Pits::of(self);
         let (own, other) = pits.sides(rules.pits);
         let side = self.side_to_move();
         let stores = self.store(side) as i32 - self.store(side.opponent()) as i32;
-        (depth >= SOLVE_DEPTH).then(|| {
-            stores
-                + KalahSolver::new(ctx, rules, db).solve(
-                    &pits,
-                    own + other,
-                    alpha - stores,
-                    beta - stores,
-                )
-        })
+        let mut solver = KalahSolver::new(ctx, rules, db);
+        Some(stores + solver.solve(&pits, own + other, alpha - stores, beta - stores))
     }
 }
