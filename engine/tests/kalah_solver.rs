@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use engine::game::kalah::{Kalah, KalahRules};
 use engine::game::{Game, MoveList, Side};
-use engine::search::kalah::{DatabaseError, KalahDatabase};
+use engine::search::kalah::{DatabaseError, KalahDatabase, Storage};
 use engine::search::{Goal, Limits, Proof, SearchParams, TranspositionTable, search};
 
 /// What the pits of `position` are worth to its side to move: its final score less the
@@ -226,39 +226,47 @@ fn database_files_round_trip_and_refuse_damage_and_other_rules() {
     let db = KalahDatabase::build(rules, 10, 1, &mut |_| {}).unwrap();
     let dir = std::env::temp_dir().join(format!("kalah-db-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("k4.db");
-    db.save(&path).unwrap();
-    let back = KalahDatabase::load(&path).unwrap();
-    assert_eq!(back, db);
-    for position in late_positions("kalah4x3", 10, 50) {
-        assert_eq!(back.value(&position), db.value(&position));
-        assert!(db.value(&position).is_some());
-    }
-    assert!(back.check_rules(rules).is_ok());
-    assert!(back.check_rules("kalah4x6".parse().unwrap()).is_ok());
-    for other in [
-        "kalah4x3-noemptycapture",
-        "kalah4x3-endwhenstuck",
-        "kalah5x3",
+    for (name, storage) in [
+        ("k4.db", Storage::Compressed),
+        ("k4-plain.db", Storage::Plain),
     ] {
-        let err = back.check_rules(other.parse().unwrap()).unwrap_err();
-        assert!(matches!(err, DatabaseError::Rules { .. }), "{other}: {err}");
-        let other_position = Kalah::start(other.parse().unwrap());
-        assert_eq!(back.value(&other_position), None);
-    }
-    let bytes = std::fs::read(&path).unwrap();
-    let damaged: Vec<u8> = bytes
-        .iter()
-        .enumerate()
-        .map(|(i, &b)| if i == bytes.len() / 2 { b ^ 0x55 } else { b })
-        .collect();
-    for bad in [
-        &bytes[..bytes.len() / 2],
-        &damaged[..],
-        b"not a database",
-        &[][..],
-    ] {
-        assert!(KalahDatabase::read(bad).is_err());
+        let path = dir.join(name);
+        db.save(&path, storage).unwrap();
+        let back = KalahDatabase::load(&path).unwrap();
+        assert_eq!(back, db);
+        for position in late_positions("kalah4x3", 10, 50) {
+            assert_eq!(back.value(&position), db.value(&position));
+            assert!(db.value(&position).is_some());
+        }
+        assert!(back.check_rules(rules).is_ok());
+        assert!(back.check_rules("kalah4x6".parse().unwrap()).is_ok());
+        for other in [
+            "kalah4x3-noemptycapture",
+            "kalah4x3-endwhenstuck",
+            "kalah5x3",
+        ] {
+            let err = back.check_rules(other.parse().unwrap()).unwrap_err();
+            assert!(matches!(err, DatabaseError::Rules { .. }), "{other}: {err}");
+            let other_position = Kalah::start(other.parse().unwrap());
+            assert_eq!(back.value(&other_position), None);
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let damaged: Vec<u8> = bytes
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| if i == bytes.len() / 2 { b ^ 0x55 } else { b })
+            .collect();
+        let longer = [&bytes[..], b"x"].concat();
+        for bad in [
+            &bytes[..bytes.len() / 2],
+            &bytes[..bytes.len() - 1],
+            &damaged[..],
+            &longer[..],
+            b"not a database",
+            &[][..],
+        ] {
+            assert!(KalahDatabase::read(bad).is_err(), "{name} {}", bad.len());
+        }
     }
     assert!(matches!(
         KalahDatabase::load(&dir.join("missing.db")),

@@ -6,7 +6,7 @@ mod pits;
 mod solver;
 
 pub use database::{
-    DatabaseError, DatabaseSource, KalahDatabase, MAX_DATABASE_SEEDS, database_positions,
+    DatabaseError, DatabaseSource, KalahDatabase, MAX_DATABASE_SEEDS, Storage, database_positions,
 };
 
 use super::eval::Evaluator;
