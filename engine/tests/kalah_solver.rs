@@ -146,9 +146,18 @@ fn late_positions(id: &str, seeds: u32, count: usize) -> Vec<Kalah> {
 }
 
 fn solve(position: &Kalah, db: Option<&Arc<KalahDatabase>>) -> (i32, Option<u8>) {
+    solve_with(position, db, 1)
+}
+
+fn solve_with(
+    position: &Kalah,
+    db: Option<&Arc<KalahDatabase>>,
+    threads: usize,
+) -> (i32, Option<u8>) {
     let mut tt = TranspositionTable::new(16);
     let params = SearchParams {
         kalah_db: db.cloned(),
+        threads,
         ..SearchParams::default()
     };
     let limits = Limits {
@@ -186,6 +195,29 @@ fn solves_agree_with_a_plain_solver_with_and_without_databases() {
                 };
                 assert_eq!(after, expected, "{id} {position}: {mv} does not achieve it");
             }
+        }
+    }
+}
+
+#[test]
+fn parallel_solves_agree_with_the_plain_solver() {
+    let rules: KalahRules = "kalah6x4".parse().unwrap();
+    let db = Arc::new(KalahDatabase::build(rules, 8, 2, &mut |_| {}).unwrap());
+    let mut plain = Plain(HashMap::new());
+    for position in late_positions("kalah6x4", 16, 12) {
+        let expected = plain.value(&position);
+        for (threads, db) in [(2, None), (3, Some(&db)), (8, Some(&db))] {
+            let (value, best) = solve_with(&position, db, threads);
+            assert_eq!(value, expected, "{position} with {threads} threads");
+            assert!(best.is_some());
+        }
+    }
+    // Far enough from the end for the helpers to take other orders: the value of one thread.
+    for position in late_positions("kalah6x4", 26, 6) {
+        let (expected, _) = solve_with(&position, Some(&db), 1);
+        for threads in [2, 4] {
+            let (value, _) = solve_with(&position, Some(&db), threads);
+            assert_eq!(value, expected, "{position} with {threads} threads");
         }
     }
 }

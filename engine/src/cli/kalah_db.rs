@@ -18,7 +18,7 @@ pub struct KalahDbArgs {
 enum KalahDbCommand {
     /// Build the database of every board of at most <max seeds> seeds, by retrograde analysis.
     Build(BuildArgs),
-    /// Say what a database file covers.
+    /// Say what a database file covers (reading and checking all of it).
     Info {
         /// The file.
         file: PathBuf,

@@ -200,8 +200,9 @@ impl EngineOptions {
                 };
                 let source: DatabaseSource = value.parse().map_err(unusable)?;
                 if let DatabaseSource::File(path) = &source {
-                    // A file is read now, so that a bad one is refused at once.
-                    KalahDatabase::load(path).map_err(unusable)?;
+                    // Its header now, so that a wrong file is refused at once; its values
+                    // (seconds for a large one) at the first search that needs them.
+                    KalahDatabase::check_file(path).map_err(unusable)?;
                 }
                 self.kalah_db = source;
             }

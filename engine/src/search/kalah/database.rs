@@ -323,20 +323,7 @@ impl KalahDatabase {
     /// What the database covers, e.g. `6 pits, at most 20 seeds, empty capture, game ends when either side is empty`.
     #[must_use]
     pub fn describe(&self) -> String {
-        format!(
-            "{} pits, at most {} seeds, {}, {}",
-            self.rules.pits,
-            self.max_seeds,
-            if self.rules.empty_capture {
-                "empty capture"
-            } else {
-                "no empty capture"
-            },
-            match self.rules.end {
-                EndRule::EitherSideEmpty => "game ends when either side is empty",
-                EndRule::MoverStuck => "game ends when the side to move is empty",
-            }
-        )
+        describe(&self.rules, self.max_seeds)
     }
 
     /// Writes the database: zlib-compressed (about half the size), or plain bytes with a
@@ -401,6 +388,30 @@ impl KalahDatabase {
         Self::read(file)
     }
 
+    /// What a database file covers, from its header alone (the values are read, and
+    /// checked, only by [`KalahDatabase::load`]).
+    ///
+    /// # Errors
+    /// When the file cannot be opened or does not start as a database.
+    pub fn check_file(path: &Path) -> Result<String, DatabaseError> {
+        let mut file = std::fs::File::open(path).map_err(|source| DatabaseError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        let mut start = [0u8; 8];
+        file.read_exact(&mut start).map_err(damaged)?;
+        let rest = std::io::Cursor::new(start).chain(file);
+        let mut header = [0u8; HEADER];
+        if &start == MAGIC {
+            BufReader::new(rest).read_exact(&mut header)
+        } else {
+            ZlibDecoder::new(BufReader::new(rest)).read_exact(&mut header)
+        }
+        .map_err(damaged)?;
+        let (rules, max_seeds) = parse_header(&header)?;
+        Ok(describe(&rules, max_seeds))
+    }
+
     /// Reads a database from the bytes of a file, in either storage.
     ///
     /// # Errors
@@ -449,6 +460,22 @@ impl KalahDatabase {
             indexer: Indexer::new(&rules, max_seeds),
         }
     }
+}
+
+fn describe(rules: &PitRules, max_seeds: u32) -> String {
+    format!(
+        "{} pits, at most {max_seeds} seeds, {}, {}",
+        rules.pits,
+        if rules.empty_capture {
+            "empty capture"
+        } else {
+            "no empty capture"
+        },
+        match rules.end {
+            EndRule::EitherSideEmpty => "game ends when either side is empty",
+            EndRule::MoverStuck => "game ends when the side to move is empty",
+        }
+    )
 }
 
 /// How [`KalahDatabase::save`] stores the values.

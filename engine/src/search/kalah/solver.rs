@@ -19,6 +19,9 @@ use crate::search::tt::{Store, bounds_of};
 /// search (enhanced transposition cut-off).
 const ETC_SEEDS: u32 = 14;
 
+/// From this many seeds on the board, helper threads reorder the moves after the first.
+const HELPER_SPREAD_SEEDS: u32 = 20;
+
 /// Table keys of the pits differ from those of whole positions by this.
 const PITS_KEY: u64 = 0x6b61_6c61_6870_6974;
 
@@ -123,6 +126,12 @@ impl<'c, 'a> KalahSolver<'c, 'a> {
             })
             .collect();
         moves.sort_unstable_by_key(|m| m.order);
+        if self.ctx.helper > 0 && seeds >= HELPER_SPREAD_SEEDS && moves.len() > 2 {
+            // Helper threads (lazy SMP) take the moves after the first in another order,
+            // so that they spread over the tree instead of repeating the main search.
+            let n = moves.len() - 1;
+            moves[1..].rotate_left(self.ctx.helper % n);
+        }
 
         if let Some(tt) = table.filter(|_| seeds >= ETC_SEEDS) {
             for m in moves.iter().filter(|m| !m.sowing.again) {
