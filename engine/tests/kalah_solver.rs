@@ -102,7 +102,7 @@ fn databases_agree_with_a_plain_solver_on_every_board_of_kalah_3x3() {
         "kalah3x3-noemptycapture-endwhenstuck",
     ] {
         let rules: KalahRules = id.parse().unwrap();
-        let db = KalahDatabase::build(rules, rules.total_seeds(), 2, &mut |_| {}).unwrap();
+        let db = KalahDatabase::build(rules, rules.total_seeds(), 2, &mut |_| {}, None).unwrap();
         assert_eq!(db.positions(), 134_596, "{id}");
         let mut plain = Plain(HashMap::new());
         let mut checked = 0;
@@ -178,7 +178,7 @@ fn solves_agree_with_a_plain_solver_with_and_without_databases() {
         ("kalah4x6", 18),
     ] {
         let rules: KalahRules = id.parse().unwrap();
-        let small = Arc::new(KalahDatabase::build(rules, 9, 1, &mut |_| {}).unwrap());
+        let small = Arc::new(KalahDatabase::build(rules, 9, 1, &mut |_| {}, None).unwrap());
         let mut plain = Plain(HashMap::new());
         for position in late_positions(id, seeds, 30) {
             let expected = plain.value(&position);
@@ -202,7 +202,7 @@ fn solves_agree_with_a_plain_solver_with_and_without_databases() {
 #[test]
 fn parallel_solves_agree_with_the_plain_solver() {
     let rules: KalahRules = "kalah6x4".parse().unwrap();
-    let db = Arc::new(KalahDatabase::build(rules, 8, 2, &mut |_| {}).unwrap());
+    let db = Arc::new(KalahDatabase::build(rules, 8, 2, &mut |_| {}, None).unwrap());
     let mut plain = Plain(HashMap::new());
     for position in late_positions("kalah6x4", 16, 12) {
         let expected = plain.value(&position);
@@ -226,7 +226,7 @@ fn parallel_solves_agree_with_the_plain_solver() {
 fn heuristic_searches_read_the_database_as_exact() {
     // A depth-1 search of a position the database covers knows its exact value.
     let rules: KalahRules = "kalah6x4".parse().unwrap();
-    let db = Arc::new(KalahDatabase::build(rules, 12, 2, &mut |_| {}).unwrap());
+    let db = Arc::new(KalahDatabase::build(rules, 12, 2, &mut |_| {}, None).unwrap());
     let mut plain = Plain(HashMap::new());
     for position in late_positions("kalah6x4", 16, 20) {
         let mut tt = TranspositionTable::new(4);
@@ -255,7 +255,7 @@ fn heuristic_searches_read_the_database_as_exact() {
 #[test]
 fn database_files_round_trip_and_refuse_damage_and_other_rules() {
     let rules: KalahRules = "kalah4x3".parse().unwrap();
-    let db = KalahDatabase::build(rules, 10, 1, &mut |_| {}).unwrap();
+    let db = KalahDatabase::build(rules, 10, 1, &mut |_| {}, None).unwrap();
     let dir = std::env::temp_dir().join(format!("kalah-db-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (name, storage) in [

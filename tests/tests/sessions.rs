@@ -520,6 +520,36 @@ fn kalah_database_option_solves_and_refuses_what_it_cannot_use(client: &mut Clie
     // A depth-limited search with the database answers too.
     let outcome = client.search(&go(3, "kdb3"), PATIENCE).unwrap();
     assert!(outcome.best.mv.is_some());
+    // `stop` ends a search still building its database (tens of seconds for this one)
+    // as fast as any other: the bestmove comes, and the session goes on.
+    client
+        .send_line("setoption name KalahDatabase value 21")
+        .unwrap();
+    client
+        .command(&position_command("kalah6x6", &[]), PATIENCE)
+        .unwrap();
+    client.send_line("go solve id building").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let stopped_at = Instant::now();
+    client.send_line("stop").unwrap();
+    let best = loop {
+        match client.next_message(PATIENCE).unwrap() {
+            Message::Info(_) => {}
+            Message::BestMove(best) => break best,
+            other => panic!("unexpected '{other}'"),
+        }
+    };
+    assert!(
+        stopped_at.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        stopped_at.elapsed()
+    );
+    assert_eq!(best.id.as_deref(), Some("building"));
+    assert!(best.mv.is_some());
+    client
+        .send_line("setoption name KalahDatabase value none")
+        .unwrap();
+    client.sync(PATIENCE).unwrap();
 }
 
 #[test]

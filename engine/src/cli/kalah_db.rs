@@ -85,13 +85,19 @@ fn build(args: &BuildArgs) -> anyhow::Result<()> {
         || std::thread::available_parallelism().map_or(1, usize::from),
         usize::from,
     );
-    let db = KalahDatabase::build(rules, args.max_seeds, threads, &mut |n| {
-        eprintln!(
-            "  seeds {n:>3}: {:>13} positions done, {:.1} s",
-            database_positions(args.pits, n),
-            started.elapsed().as_secs_f64()
-        );
-    })?;
+    let db = KalahDatabase::build(
+        rules,
+        args.max_seeds,
+        threads,
+        &mut |n| {
+            eprintln!(
+                "  seeds {n:>3}: {:>13} positions done, {:.1} s",
+                database_positions(args.pits, n),
+                started.elapsed().as_secs_f64()
+            );
+        },
+        None,
+    )?;
     let built = started.elapsed();
     let storage = if args.plain {
         Storage::Plain

@@ -246,14 +246,18 @@ impl KalahDbArg {
             return Ok(None);
         };
         let started = std::time::Instant::now();
-        let db = self.kalah_db.obtain(rules, &mut |n| {
-            if n % 4 == 0 {
-                eprintln!(
-                    "kalah database: boards of {n} seeds done, {:.1} s",
-                    started.elapsed().as_secs_f64()
-                );
-            }
-        })?;
+        let db = self.kalah_db.obtain(
+            rules,
+            &mut |n| {
+                if n % 4 == 0 {
+                    eprintln!(
+                        "kalah database: boards of {n} seeds done, {:.1} s",
+                        started.elapsed().as_secs_f64()
+                    );
+                }
+            },
+            None,
+        )?;
         if let Some(db) = &db {
             eprintln!(
                 "kalah database: {}, {} positions, ready in {:.1} s",

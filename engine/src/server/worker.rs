@@ -258,11 +258,15 @@ fn kalah_database(job: &SearchJob, out: &Output) -> Option<Arc<KalahDatabase>> {
         out.send(Message::Info(info).to_string());
     };
     job.kalah_db
-        .obtain(position.rules(), &mut |seeds| {
-            if seeds % 4 == 0 {
-                say(format!("KalahDatabase: boards of {seeds} seeds built"));
-            }
-        })
+        .obtain(
+            position.rules(),
+            &mut |seeds| {
+                if seeds % 4 == 0 {
+                    say(format!("KalahDatabase: boards of {seeds} seeds built"));
+                }
+            },
+            job.limits.stop.as_deref(),
+        )
         .unwrap_or_else(|e| {
             say(format!(
                 "KalahDatabase {}: {e}; searching without it",

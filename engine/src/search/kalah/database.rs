@@ -13,7 +13,7 @@
 
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicI8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI8, Ordering};
 use std::sync::{Arc, Mutex};
 
 use flate2::bufread::ZlibDecoder;
@@ -58,6 +58,9 @@ pub enum DatabaseError {
         /// The game's rules.
         asked: String,
     },
+    /// The build was stopped.
+    #[error("stopped while building")]
+    Stopped,
     /// Too many positions to hold in memory.
     #[error(
         "{positions} positions ({pits} pits, {seeds} seeds) exceed the limit of {MAX_POSITIONS}"
@@ -201,16 +204,19 @@ pub fn database_positions(pits: u8, max_seeds: u32) -> u64 {
 impl KalahDatabase {
     /// Builds the database of `rules`' board size and rule set for every board of at most
     /// `max_seeds` seeds (the seeds a pit starts with do not matter), on `threads` threads.
-    /// `progress` hears of each finished layer of seeds.
+    /// `progress` hears of each finished layer of seeds; raising `stop` ends the build within
+    /// a few thousand positions.
     ///
     /// # Errors
-    /// [`DatabaseError::TooLarge`] when it would not fit in memory.
+    /// [`DatabaseError::TooLarge`] when it would not fit in memory, [`DatabaseError::Stopped`].
     pub fn build(
         rules: KalahRules,
         max_seeds: u32,
         threads: usize,
         progress: &mut dyn FnMut(u32),
+        stop: Option<&AtomicBool>,
     ) -> Result<KalahDatabase, DatabaseError> {
+        let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
         let rules = PitRules::of(rules);
         let positions = KalahDatabase::positions_for(&rules, max_seeds)?;
         let indexer = Indexer::new(&rules, max_seeds);
@@ -235,6 +241,9 @@ impl KalahDatabase {
                         pits.0[m - 1] = n as u8;
                         for count in 0usize.. {
                             if (count / BUILD_CHUNK) % threads == thread {
+                                if count % BUILD_CHUNK == 0 && stopped() {
+                                    return;
+                                }
                                 builder.solve(&pits, n);
                             }
                             if !next_distribution(&mut pits.0[..m]) {
@@ -244,6 +253,9 @@ impl KalahDatabase {
                     });
                 }
             });
+            if stopped() {
+                return Err(DatabaseError::Stopped);
+            }
             progress(n);
         }
         Ok(KalahDatabase {
@@ -580,7 +592,7 @@ static LAST: Mutex<Option<(DatabaseSource, PitRules, Arc<KalahDatabase>)>> = Mut
 
 impl DatabaseSource {
     /// The database for `rules`: built (or read) once, then shared until another is asked
-    /// for. `progress` hears of each layer of seeds built.
+    /// for. `progress` hears of each layer of seeds built; raising `stop` ends a build.
     ///
     /// # Errors
     /// An unreadable or damaged file, one built for other rules, or a size that does not
@@ -589,23 +601,27 @@ impl DatabaseSource {
         &self,
         rules: KalahRules,
         progress: &mut dyn FnMut(u32),
+        stop: Option<&AtomicBool>,
     ) -> Result<Option<Arc<KalahDatabase>>, DatabaseError> {
         let pit_rules = PitRules::of(rules);
-        let mut last = LAST
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some((source, r, db)) = last.as_ref()
+        let last = || {
+            LAST.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        };
+        if let Some((source, r, db)) = last().as_ref()
             && source == self
             && (*r == pit_rules || matches!(self, DatabaseSource::File(_)))
         {
             db.check_rules(rules)?;
             return Ok(Some(Arc::clone(db)));
         }
+        // Built or read without the lock, so that a search waiting for another's
+        // database can still be stopped.
         let db = match self {
             DatabaseSource::None => return Ok(None),
             DatabaseSource::Build(n) => {
                 let threads = std::thread::available_parallelism().map_or(1, usize::from);
-                KalahDatabase::build(rules, *n, threads, progress)?
+                KalahDatabase::build(rules, *n, threads, progress, stop)?
             }
             DatabaseSource::File(path) => {
                 let db = KalahDatabase::load(path)?;
@@ -614,7 +630,7 @@ impl DatabaseSource {
             }
         };
         let db = Arc::new(db);
-        *last = Some((self.clone(), pit_rules, Arc::clone(&db)));
+        *last() = Some((self.clone(), pit_rules, Arc::clone(&db)));
         Ok(Some(db))
     }
 }
@@ -627,13 +643,18 @@ mod tests {
     fn threads_build_the_same_values() {
         let rules: KalahRules = "kalah3x3-noemptycapture".parse().unwrap();
         let values = |threads| {
-            KalahDatabase::build(rules, 14, threads, &mut |_| {})
+            KalahDatabase::build(rules, 14, threads, &mut |_| {}, None)
                 .unwrap()
                 .values
         };
         let one = values(1);
         assert!(one.iter().all(|&v| v != UNKNOWN));
         assert_eq!(values(3), one);
+        let stop = AtomicBool::new(true);
+        assert!(matches!(
+            KalahDatabase::build(rules, 14, 2, &mut |_| {}, Some(&stop)),
+            Err(DatabaseError::Stopped)
+        ));
     }
 
     #[test]
