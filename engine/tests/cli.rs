@@ -51,6 +51,46 @@ fn solve_prints_score_move_pv_and_counters() {
 }
 
 #[test]
+fn kalah_databases_are_built_read_and_used_by_solve() {
+    let dir = std::env::temp_dir().join(format!("kalah-db-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("k3.db");
+    let path = file.to_str().unwrap();
+    for storage in [&[][..], &["--plain"][..]] {
+        let out = engine(&[&["kalah-db", "build", "3", "12", "-o", path][..], storage].concat());
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            stdout(&out).contains("3 pits, at most 12 seeds"),
+            "{}",
+            stdout(&out)
+        );
+        // A line per layer of seeds built.
+        assert!(stderr(&out).contains("seeds  12:"), "{}", stderr(&out));
+        let out = engine(&["kalah-db", "info", path]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(stdout(&out).contains("18564 positions"), "{}", stdout(&out));
+        let out = engine(&["solve", "kalah3x3", "startpos", "--kalah-db", path]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(stdout(&out).contains("score +2 exact"), "{}", stdout(&out));
+    }
+    // Another board size or rule set, and a file that is not a database: one-line errors.
+    for (game, db) in [
+        ("kalah4x3", path),
+        ("kalah3x3-noemptycapture", path),
+        ("kalah3x3", "Cargo.toml"),
+    ] {
+        let out = engine(&["solve", game, "startpos", "--kalah-db", db]);
+        assert!(!out.status.success(), "{game} {db}");
+        assert_eq!(stderr(&out).trim().lines().count(), 1, "{}", stderr(&out));
+    }
+    // Built in memory.
+    let out = engine(&["solve", "kalah4x3", "startpos", "--kalah-db", "10"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("score +8 exact"), "{}", stdout(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn solve_a_kalah_position() {
     let out = engine(&["solve", "kalah2x3", "startpos"]);
     assert!(out.status.success(), "{}", stderr(&out));
