@@ -31,14 +31,11 @@ impl Searchable for Kalah {
         let pits = Pits::of(self);
         moves.sort_by_key(|mv| {
             let pit = usize::from(mv.number()) - 1;
-            let sowing = pits.sow(&rules, pit);
             let distance = (rules.pits - pit) as i32;
-            if sowing.again {
-                (0, distance)
-            } else if sowing.capture {
-                (1, -sowing.gain)
-            } else {
-                (2, distance)
+            match pits.kind(&rules, pit) {
+                (true, _) => (0, distance),
+                (false, Some(gain)) => (1, -gain),
+                (false, None) => (2, distance),
             }
         });
     }
