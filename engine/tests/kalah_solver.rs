@@ -180,6 +180,14 @@ fn solves_agree_with_a_plain_solver_with_and_without_databases() {
         let rules: KalahRules = id.parse().unwrap();
         let small = Arc::new(KalahDatabase::build(rules, 9, 1, &mut |_| {}, None).unwrap());
         let mut plain = Plain(HashMap::new());
+        // The database itself, on the boards it covers.
+        for position in late_positions(id, 9, 60) {
+            assert_eq!(
+                small.value(&position),
+                Some(plain.value(&position)),
+                "{id} {position}"
+            );
+        }
         for position in late_positions(id, seeds, 30) {
             let expected = plain.value(&position);
             for db in [None, Some(&small)] {
