@@ -393,11 +393,7 @@ impl KalahDatabase {
     /// # Errors
     /// When the file cannot be read, or is not a whole database.
     pub fn load(path: &Path) -> Result<KalahDatabase, DatabaseError> {
-        let file = std::fs::File::open(path).map_err(|source| DatabaseError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
-        Self::read(file)
+        Self::read(open(path)?)
     }
 
     /// What a database file covers, from its header alone (the values are read, and
@@ -406,18 +402,11 @@ impl KalahDatabase {
     /// # Errors
     /// When the file cannot be opened or does not start as a database.
     pub fn check_file(path: &Path) -> Result<String, DatabaseError> {
-        let mut file = std::fs::File::open(path).map_err(|source| DatabaseError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
-        let mut start = [0u8; 8];
-        file.read_exact(&mut start).map_err(damaged)?;
-        let rest = std::io::Cursor::new(start).chain(file);
+        let (storage, rest) = storage_of(open(path)?)?;
         let mut header = [0u8; HEADER];
-        if &start == MAGIC {
-            BufReader::new(rest).read_exact(&mut header)
-        } else {
-            ZlibDecoder::new(BufReader::new(rest)).read_exact(&mut header)
+        match storage {
+            Storage::Plain => BufReader::new(rest).read_exact(&mut header),
+            Storage::Compressed => ZlibDecoder::new(BufReader::new(rest)).read_exact(&mut header),
         }
         .map_err(damaged)?;
         let (rules, max_seeds) = parse_header(&header)?;
@@ -428,11 +417,9 @@ impl KalahDatabase {
     ///
     /// # Errors
     /// [`DatabaseError::Format`] saying what is wrong.
-    pub fn read(mut input: impl Read) -> Result<KalahDatabase, DatabaseError> {
-        let mut start = [0u8; 8];
-        input.read_exact(&mut start).map_err(damaged)?;
-        let rest = std::io::Cursor::new(start).chain(input);
-        if &start == MAGIC {
+    pub fn read(input: impl Read) -> Result<KalahDatabase, DatabaseError> {
+        let (storage, rest) = storage_of(input)?;
+        if storage == Storage::Plain {
             Self::read_plain(rest)
         } else {
             // A buffered decoder takes no byte past the stream, so what follows it shows.
@@ -497,6 +484,29 @@ pub enum Storage {
     Compressed,
     /// Plain bytes and a CRC-32.
     Plain,
+}
+
+fn open(path: &Path) -> Result<std::fs::File, DatabaseError> {
+    std::fs::File::open(path).map_err(|source| DatabaseError::Io {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+/// A reader's first bytes put back in front of the rest.
+type Rejoined<R> = std::io::Chain<std::io::Cursor<[u8; 8]>, R>;
+
+/// How a file's bytes are stored, told by its first bytes (a plain file starts with the
+/// magic, a compressed one with the zlib header), and all of its bytes again.
+fn storage_of<R: Read>(mut input: R) -> Result<(Storage, Rejoined<R>), DatabaseError> {
+    let mut start = [0u8; 8];
+    input.read_exact(&mut start).map_err(damaged)?;
+    let storage = if &start == MAGIC {
+        Storage::Plain
+    } else {
+        Storage::Compressed
+    };
+    Ok((storage, std::io::Cursor::new(start).chain(input)))
 }
 
 fn damaged(e: std::io::Error) -> DatabaseError {
