@@ -32,12 +32,17 @@ enum SquareClass {
     XSquare,
 }
 
+/// How many [`SquareClass`]es there are.
+const SQUARE_CLASSES: usize = SquareClass::XSquare as usize + 1;
+
 /// Per-geometry data for move ordering, computed once.
 pub(super) struct OrderTables {
     /// The static priority (lower first) of each square.
     pub(super) priority: [u8; 64],
     /// The corners (unflippable squares).
     corners: u64,
+    /// The squares of each static class, best class first.
+    classes: [u64; SQUARE_CLASSES],
 }
 
 pub(super) fn order_tables(geometry: Geometry) -> &'static OrderTables {
@@ -45,9 +50,17 @@ pub(super) fn order_tables(geometry: Geometry) -> &'static OrderTables {
     let tables = TABLES.get_or_init(|| {
         Geometry::ALL
             .iter()
-            .map(|&g| OrderTables {
-                priority: priority_table(g),
-                corners: g.corners(),
+            .map(|&g| {
+                let priority = priority_table(g);
+                OrderTables {
+                    classes: std::array::from_fn(|class| {
+                        squares(g.mask())
+                            .filter(|&sq| usize::from(priority[sq as usize]) == class)
+                            .fold(0, |acc, sq| acc | 1 << sq)
+                    }),
+                    priority,
+                    corners: g.corners(),
+                }
             })
             .collect()
     });
@@ -99,12 +112,30 @@ impl Searchable for Othello {
         if moves.len() < 2 {
             return;
         }
-        let OrderTables { priority, corners } = order_tables(self.geometry());
+        let OrderTables {
+            priority,
+            corners,
+            classes,
+        } = order_tables(self.geometry());
+        let fastest_first = depth >= FASTEST_FIRST_DEPTH;
+        if !fastest_first {
+            // The static order alone, class by class and by square within a class: what
+            // sorting by the static key gives, without sorting (these nodes are the most
+            // numerous). Two or more moves are never a pass.
+            let targets = moves
+                .iter()
+                .filter_map(|mv| mv.index())
+                .fold(0u64, |acc, sq| acc | 1 << sq);
+            moves.clear();
+            for class in classes {
+                moves.extend(squares(targets & class).map(OthelloMove::square));
+            }
+            return;
+        }
         let static_key = |mv: OthelloMove| {
             mv.index()
                 .map_or(u32::from(u8::MAX), |sq| u32::from(priority[sq as usize]))
         };
-        let fastest_first = depth >= FASTEST_FIRST_DEPTH;
         let weights = evaluator
             .patterns_for(self.geometry())
             .filter(|_| depth >= EVAL_ORDER_DEPTH);
@@ -114,7 +145,7 @@ impl Searchable for Othello {
             .iter()
             .map(|&mv| {
                 let mut key = static_key(mv);
-                if let (true, Some(sq)) = (fastest_first, mv.index()) {
+                if let Some(sq) = mv.index() {
                     // Fewest opponent replies first, a corner reply counting twice;
                     // then the static order.
                     let flipped = flips(sq, me, opp);

@@ -67,6 +67,7 @@ const fn transpose(mut x: u64) -> u64 {
 
 /// The bitboard `b'` with `b'[s] = b[map_square(symmetry, s)]`: the pattern's squares of
 /// `b'` hold what its copy under `symmetry` holds in `b`.
+#[cfg(test)]
 #[must_use]
 pub(crate) const fn transform(symmetry: Symmetry, mut bits: u64) -> u64 {
     if symmetry & 2 != 0 {
@@ -79,6 +80,27 @@ pub(crate) const fn transform(symmetry: Symmetry, mut bits: u64) -> u64 {
         bits = transpose(bits);
     }
     bits
+}
+
+/// `transform(s, bits)` for every symmetry `s`, sharing the work: transposing after
+/// mirroring the columns (rows) is mirroring the rows (columns) after transposing, so one
+/// transpose and two column mirrors make all eight with byte swaps.
+#[inline]
+#[must_use]
+pub(crate) fn all_transforms(bits: u64) -> [u64; SYMMETRIES] {
+    let columns = flip_columns(bits);
+    let t = transpose(bits);
+    let t_columns = flip_columns(t);
+    [
+        bits,
+        columns,
+        flip_rows(bits),
+        flip_rows(columns),
+        t,
+        flip_rows(t),
+        t_columns,
+        flip_rows(t_columns),
+    ]
 }
 
 /// Gathers the bits of `x` under `mask` into the low bits, in ascending order.
@@ -266,8 +288,8 @@ impl Layout {
 /// order of [`Layout::instances`], offsets included.
 #[inline]
 pub(crate) fn indices(me: u64, opp: u64, out: &mut [u32]) {
-    let boards: [(u64, u64); SYMMETRIES] =
-        std::array::from_fn(|s| (transform(s, me), transform(s, opp)));
+    let (me, opp) = (all_transforms(me), all_transforms(opp));
+    let boards: [(u64, u64); SYMMETRIES] = std::array::from_fn(|s| (me[s], opp[s]));
     let ternary = &*TERNARY;
     for (slot, inst) in out.iter_mut().zip(&LAYOUT.instances) {
         let (m, o) = boards[inst.symmetry];
@@ -308,6 +330,18 @@ mod tests {
                         "symmetry {s}, square {sq}"
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn all_transforms_are_the_transforms() {
+        let mut rng = StdRng::seed_from_u64(2);
+        for _ in 0..100 {
+            let bits: u64 = rng.random();
+            let all = all_transforms(bits);
+            for (s, &t) in all.iter().enumerate() {
+                assert_eq!(t, transform(s, bits), "symmetry {s}");
             }
         }
     }
