@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::busy::BusyMoves;
 use super::limits::Clock;
 use super::node::Searcher;
 use super::root::RootOutcome;
@@ -103,7 +104,7 @@ pub fn search<G: Searchable>(
     tt.new_search();
     let tt: &TranspositionTable = tt;
     if params.threads <= 1 {
-        return search_thread(position, tt, params, limits, 0, report);
+        return search_thread(position, tt, params, limits, 0, None, report);
     }
     let stop_helpers = Arc::new(AtomicBool::new(false));
     let helper_limits = Limits {
@@ -122,18 +123,19 @@ pub fn search<G: Searchable>(
         principal_variation: false,
         ..params.clone()
     };
+    let busy = BusyMoves::new();
     std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..params.threads)
             .map(|id| {
-                let (limits, params) = (&helper_limits, &helper_params);
+                let (limits, params, busy) = (&helper_limits, &helper_params, &busy);
                 scope.spawn(move || {
-                    search_thread(position, tt, params, limits, id, &mut |_| {})
+                    search_thread(position, tt, params, limits, id, Some(busy), &mut |_| {})
                         .stats
                         .nodes
                 })
             })
             .collect();
-        let mut result = search_thread(position, tt, params, limits, 0, report);
+        let mut result = search_thread(position, tt, params, limits, 0, Some(&busy), report);
         stop_helpers.store(true, Ordering::Relaxed);
         for helper in helpers {
             result.stats.nodes += helper.join().unwrap_or(0);
@@ -151,12 +153,14 @@ fn search_thread<G: Searchable>(
     params: &SearchParams,
     limits: &Limits,
     helper: usize,
+    busy: Option<&BusyMoves>,
     report: &mut dyn FnMut(Report<'_, G::Move>),
 ) -> SearchResult<G::Move> {
     let clock = Clock::new(limits);
     let root_entry = tt.probe(position.hash_key());
     let mut s: Searcher<'_, G> = Searcher::new(tt, params.clone(), clock);
     s.helper = helper;
+    s.busy = busy;
     let mut moves = s.ordered_moves(
         position,
         DEPTH_TO_END,

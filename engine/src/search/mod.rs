@@ -6,6 +6,7 @@
 //! Every search returns the same value as plain negamax at the same depth: heuristic table
 //! entries are only reused at exactly their own depth, proven ones at any greater depth.
 
+mod busy;
 mod driver;
 pub mod eval;
 pub mod kalah;
@@ -327,6 +328,8 @@ pub struct SolverContext<'a> {
     pub(crate) helper: usize,
     /// Kalah's endgame database, if the search has one.
     pub(crate) kalah_db: Option<&'a kalah::KalahDatabase>,
+    /// The moves other threads have in hand, in a parallel search.
+    pub(crate) busy: Option<&'a busy::BusyMoves>,
 }
 
 #[cfg(test)]

@@ -1,10 +1,11 @@
 //! The searcher and its interior nodes: plain negamax and the alpha-beta family
 //! (fail-hard, fail-soft, NegaScout probes), each optionally over the table.
 
+use super::busy::{BusyMoves, YoungBrothers, move_key};
 use super::limits::Clock;
 use super::tt::{Store, TranspositionTable, bounds_of};
 use super::{Algorithm, INFINITY, SearchParams, SearchStats, Searchable, SolverContext};
-use crate::game::{Game, MoveList};
+use crate::game::{Game, GameMove, MoveList};
 
 /// Remaining depth from which children's table entries are checked before searching.
 const ETC_DEPTH: i32 = 6;
@@ -14,6 +15,10 @@ const ETC_DEPTH: i32 = 6;
 /// order worse than the ordering's own keys (docs/benchmarks.md: 8x8 mid-game depth 12,
 /// 1.9x faster with 0.69x the nodes).
 const TT_DEPTH: i32 = 3;
+
+/// Remaining depth from which a parallel search's threads put off the moves another
+/// thread is searching (young brothers only: the first move is always searched at once).
+const DEFER_DEPTH: i32 = 5;
 
 /// State of one running search.
 pub(crate) struct Searcher<'a, G: Searchable> {
@@ -32,6 +37,8 @@ pub(crate) struct Searcher<'a, G: Searchable> {
     pub(crate) partial_root: bool,
     /// 0 for the main thread of a search, else the helper's number (lazy SMP).
     pub(crate) helper: usize,
+    /// The moves the threads of a parallel search have in hand (None with one thread).
+    pub(crate) busy: Option<&'a BusyMoves>,
     _game: std::marker::PhantomData<G>,
 }
 
@@ -58,6 +65,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             stopped: false,
             partial_root: false,
             helper: 0,
+            busy: None,
             _game: std::marker::PhantomData,
         }
     }
@@ -84,6 +92,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             evaluator: &self.params.evaluator,
             helper: self.helper,
             kalah_db: self.params.kalah_db.as_deref(),
+            busy: self.busy,
         };
         position.solve_endgame(depth, alpha, beta, &self.params.thresholds, &mut ctx)
     }
@@ -211,7 +220,12 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         }
         let mut best = -INFINITY;
         let mut best_move = moves[0];
-        for (i, &mv) in moves.iter().enumerate() {
+        let busy = self.busy.filter(|_| depth >= DEFER_DEPTH);
+        let busy_key = |mv: G::Move| move_key(key, mv.to_byte());
+        let mut order = YoungBrothers::new(moves.len());
+        while let Some(i) = order.next(|i| busy.is_some_and(|b| b.is_busy(busy_key(moves[i])))) {
+            let mv = moves[i];
+            let _mark = busy.map(|b| b.mark(busy_key(mv)));
             let child = position.play(mv);
             let v = self.child_value(position, &child, depth, lo.max(best), hi, i > 0);
             if self.stopped {

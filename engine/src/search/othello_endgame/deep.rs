@@ -12,6 +12,7 @@ use crate::game::othello::movegen::{flips, legal_moves};
 use crate::game::othello::{OthelloMove, position_key};
 use crate::game::{GameMove, MAX_MOVES};
 use crate::search::INFINITY;
+use crate::search::busy::{YoungBrothers, move_key};
 use crate::search::eval::weights::ordering_term;
 use crate::search::tt::{Entry, Store, bounds_of};
 
@@ -32,6 +33,9 @@ const CLASS_WEIGHT: u32 = 2;
 const EVAL_ORDER_EMPTIES: u32 = 12;
 /// From this many empties on, helper threads reorder the moves after the first.
 const HELPER_SPREAD_EMPTIES: u32 = 16;
+/// From this many empties on, a parallel search's threads put off the moves another thread
+/// is searching (young brothers only).
+const DEFER_EMPTIES: u32 = 12;
 /// From this many empties on, the evaluation is that of the opponent's best reply.
 const SEARCH_ORDER_EMPTIES: u32 = 14;
 
@@ -163,16 +167,21 @@ impl Solver<'_, '_> {
 
         let mut best = -INFINITY;
         let mut best_square = 0;
-        for i in 0..moves.len() {
+        let busy = self.ctx.busy.filter(|_| empties >= DEFER_EMPTIES);
+        let mut order = YoungBrothers::new(moves.len());
+        while let Some(i) = order.next(|i| {
             // Selection sort: a cut-off after the first moves saves sorting the rest.
             let next = (i..moves.len()).min_by_key(|&j| moves[j].key).unwrap_or(i);
             moves.swap(i, next);
+            busy.is_some_and(|b| b.is_busy(move_key(key, moves[i].square)))
+        }) {
             let Move {
                 square,
                 next_me,
                 next_opp,
                 ..
             } = moves[i];
+            let _mark = busy.map(|b| b.mark(move_key(key, square)));
             let floor = lo.max(best);
             let v = if i == 0 || hi - floor <= 1 {
                 -self.solve(next_me, next_opp, -hi, -floor, false)

@@ -42,6 +42,7 @@ pub fn solve(
         evaluator: &Evaluator::default(),
         helper: 0,
         kalah_db: None,
+        busy: None,
     };
     solve_in(position, alpha, beta, &mut ctx)
 }
