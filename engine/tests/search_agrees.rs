@@ -292,6 +292,26 @@ fn parallel_searches_return_the_single_thread_value() {
             }
         }
     });
+    // Mid-game searches deep enough for the threads to put off each other's moves (from 5
+    // plies above the horizon): the single-thread value at the same depth.
+    with_position!(start("othello8x8"), start => {
+        for i in 0..12 {
+            let position = random_position(start, &mut rng, 16..30);
+            let threads = [2, 4][i % 2];
+            let params = SearchParams {
+                threads,
+                ..SearchParams::default()
+            };
+            let limits = Limits::depth_or_exact(Some(7));
+            tt.clear();
+            let one = search(&position, &mut tt, &SearchParams::default(), &limits, &mut |_| {});
+            tt.clear();
+            let many = search(&position, &mut tt, &params, &limits, &mut |_| {});
+            let what = format!("depth 7 with {threads} threads on {position}");
+            assert_eq!(many.score.value, one.score.value, "{what}");
+            assert!(position.is_legal(many.best_move.expect("a move")), "{what}");
+        }
+    });
     for game in ["othello6x6", "kalah6x4"] {
         with_position!(start(game), start => {
             for (position, depth) in positions_and_depths(start, 4..20, &[2, 3, 4, 5], 60, 13) {
