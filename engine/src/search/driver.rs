@@ -144,6 +144,16 @@ pub fn search<G: Searchable>(
     })
 }
 
+/// Puts the moves after the first in helper `helper`'s order (lazy SMP): rotated by its
+/// number, so that helpers start on other subtrees than the main thread (helper 0) and
+/// each other. The first move, the best known, stays first.
+pub(crate) fn spread_for_helper<T>(moves: &mut [T], helper: usize) {
+    if moves.len() > 2 {
+        let n = moves.len() - 1;
+        moves[1..].rotate_left(helper % n);
+    }
+}
+
 /// One thread's search: the main one (`helper` 0) or a helper, which starts its
 /// iterations one ply deeper when odd and tries the root moves after the first in a
 /// rotated order, so that the threads spread over the tree.
@@ -166,10 +176,7 @@ fn search_thread<G: Searchable>(
         DEPTH_TO_END,
         root_entry.and_then(|e| e.best_move()),
     );
-    if helper > 0 && moves.len() > 2 {
-        let n = moves.len() - 1;
-        moves[1..].rotate_left(helper % n);
-    }
+    spread_for_helper(&mut moves, helper);
     if moves.is_empty() {
         return SearchResult {
             best_move: None,

@@ -13,6 +13,7 @@ use super::pits::{MAX_BOARD_PITS, PitRules, Pits, Sowing};
 use crate::game::kalah::KalahMove;
 use crate::game::zobrist;
 use crate::search::SolverContext;
+use crate::search::driver::spread_for_helper;
 use crate::search::tt::{Store, bounds_of};
 
 /// From this many seeds on the board, children's table entries are checked before any
@@ -126,11 +127,10 @@ impl<'c, 'a> KalahSolver<'c, 'a> {
             })
             .collect();
         moves.sort_unstable_by_key(|m| m.order);
-        if self.ctx.helper > 0 && seeds >= HELPER_SPREAD_SEEDS && moves.len() > 2 {
+        if self.ctx.helper > 0 && seeds >= HELPER_SPREAD_SEEDS {
             // Helper threads (lazy SMP) take the moves after the first in another order,
             // so that they spread over the tree instead of repeating the main search.
-            let n = moves.len() - 1;
-            moves[1..].rotate_left(self.ctx.helper % n);
+            spread_for_helper(&mut moves, self.ctx.helper);
         }
 
         if let Some(tt) = table.filter(|_| seeds >= ETC_SEEDS) {

@@ -13,6 +13,7 @@ use crate::game::othello::{OthelloMove, position_key};
 use crate::game::{GameMove, MAX_MOVES};
 use crate::search::INFINITY;
 use crate::search::busy::{YoungBrothers, move_key};
+use crate::search::driver::spread_for_helper;
 use crate::search::eval::weights::ordering_term;
 use crate::search::tt::{Entry, Store, bounds_of};
 
@@ -152,8 +153,7 @@ impl Solver<'_, '_> {
             // A helper thread takes the moves after the first in another order, so that
             // it proves other subtrees than the main thread at the same moment.
             moves.sort_unstable_by_key(|m| m.key);
-            let n = moves.len() - 1;
-            moves[1..].rotate_left(helper % n);
+            spread_for_helper(&mut moves, helper);
             for (i, m) in moves.iter_mut().enumerate() {
                 m.key = i as u32;
             }
