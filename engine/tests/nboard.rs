@@ -262,8 +262,10 @@ fn nodestats_every_second_during_a_long_hint() {
     assert!(stats.len() >= 2, "{lines:?}");
     assert!(stats.windows(2).all(|w| w[0] <= w[1]), "{stats:?}");
     assert!(stats[0] > 0, "{stats:?}");
-    // An `analyze` searches position after position; its counts add up across them.
-    e.send("set depth 13");
+    // An `analyze` searches position after position; its counts add up across them. Deep
+    // enough to pass from one position to the next and still be running at the ping
+    // (depth 13 now ends all of them in about 2 s).
+    e.send("set depth 14");
     e.send("analyze");
     std::thread::sleep(Duration::from_millis(3600));
     e.send("ping 10");
