@@ -154,7 +154,7 @@ pub(crate) fn spread_for_helper<T>(moves: &mut [T], helper: usize) {
     }
 }
 
-/// One thread's search: the main one (`helper` 0) or a helper, which starts its
+/// One thread's search: the main one (`helper` 0) or a helper, which starts its heuristic
 /// iterations one ply deeper when odd and tries the root moves after the first in a
 /// rotated order, so that the threads spread over the tree.
 fn search_thread<G: Searchable>(
@@ -193,7 +193,10 @@ fn search_thread<G: Searchable>(
         };
     }
     let mut plan = Plan::new(position, params, limits);
-    if helper % 2 == 1 {
+    if helper % 2 == 1 && plan.goal == Goal::Heuristic {
+        // Before a solve, every thread runs the same shallow iterations: they reach the
+        // solve with the same first guess and the same table moves, so they search the
+        // same MTD(f) passes in the same order and the young brothers split the work.
         for depth in &mut plan.depths {
             *depth = (*depth + 1).min(DEPTH_TO_END);
         }

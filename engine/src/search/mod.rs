@@ -323,8 +323,8 @@ pub struct SolverContext<'a> {
     pub(crate) stopped: &'a mut bool,
     /// The search's evaluation (the solver orders moves with it far from the end).
     pub(crate) evaluator: &'a Evaluator,
-    /// 0 in a search's main thread, else the helper's number: helpers vary the order of
-    /// the moves after the first far from the end.
+    /// 0 in a search's main thread, else the helper's number: in Kalah's solver, helpers
+    /// vary the order of the moves after the first far from the end.
     pub(crate) helper: usize,
     /// Kalah's endgame database, if the search has one.
     pub(crate) kalah_db: Option<&'a kalah::KalahDatabase>,

@@ -13,7 +13,6 @@ use crate::game::othello::{OthelloMove, position_key};
 use crate::game::{GameMove, MAX_MOVES};
 use crate::search::INFINITY;
 use crate::search::busy::{YoungBrothers, move_key};
-use crate::search::driver::spread_for_helper;
 use crate::search::eval::weights::ordering_term;
 use crate::search::tt::{Entry, Store, bounds_of};
 
@@ -32,8 +31,6 @@ const CLASS_WEIGHT: u32 = 2;
 
 /// From this many empties on, the trained evaluation of each child weighs in the ordering.
 const EVAL_ORDER_EMPTIES: u32 = 12;
-/// From this many empties on, helper threads reorder the moves after the first.
-const HELPER_SPREAD_EMPTIES: u32 = 16;
 /// From this many empties on, a parallel search's threads put off the moves another thread
 /// is searching (young brothers only).
 const DEFER_EMPTIES: u32 = 12;
@@ -146,17 +143,6 @@ impl Solver<'_, '_> {
                 next_me,
                 next_opp,
             });
-        }
-
-        let helper = self.ctx.helper;
-        if helper > 0 && empties >= HELPER_SPREAD_EMPTIES && moves.len() > 2 {
-            // A helper thread takes the moves after the first in another order, so that
-            // it proves other subtrees than the main thread at the same moment.
-            moves.sort_unstable_by_key(|m| m.key);
-            spread_for_helper(&mut moves, helper);
-            for (i, m) in moves.iter_mut().enumerate() {
-                m.key = i as u32;
-            }
         }
 
         if empties >= ETC_EMPTIES
