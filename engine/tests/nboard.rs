@@ -255,25 +255,51 @@ fn nodestats_every_second_during_a_long_hint() {
     e.send(&format!("set game {EXAMPLE_GAME}"));
     e.send("set depth 40");
     e.send("hint 1");
-    std::thread::sleep(Duration::from_millis(2600));
+    // Two reports, then stop: whatever the machine's speed.
+    let mut lines = e.until("nodestats");
+    lines.extend(e.until("nodestats"));
     e.send("ping 9");
-    let lines = e.until("pong");
+    lines.extend(e.until("pong"));
     let stats = nodestats(&lines);
     assert!(stats.len() >= 2, "{lines:?}");
-    assert!(stats.windows(2).all(|w| w[0] <= w[1]), "{stats:?}");
     assert!(stats[0] > 0, "{stats:?}");
-    // An `analyze` searches position after position; its counts add up across them. Deep
-    // enough to pass from one position to the next and still be running at the ping
-    // (depth 13 now ends all of them in about 2 s).
+    assert!(
+        stats.windows(2).all(|w| w[0] < w[1]),
+        "a running search counts more nodes every second: {stats:?}"
+    );
+    // An `analyze` searches position after position; its counts add up across them: the
+    // report after a position's `analysis` line counts that position's nodes too. (Reports
+    // never go backwards, so a count that restarted with each position would repeat the
+    // last report's number here rather than grow.)
     e.send("set depth 14");
     e.send("analyze");
-    std::thread::sleep(Duration::from_millis(3600));
+    let mut lines = Vec::new();
+    let mut before = None;
+    let after = loop {
+        let line = e.line();
+        assert_ne!(
+            line, "status",
+            "the analysis ended before a position's report: {lines:?}"
+        );
+        if let Some(count) = nodestats(std::slice::from_ref(&line)).first().copied() {
+            if lines.iter().any(|l: &String| l.starts_with("analysis ")) {
+                if before.is_some() {
+                    break count;
+                }
+            } else {
+                before = Some(count);
+            }
+        }
+        lines.push(line);
+    };
+    let before = before.unwrap();
+    assert!(
+        after > before,
+        "{before} nodes, then {after} after a position ended: {lines:?}"
+    );
     e.send("ping 10");
-    let lines = e.until("pong");
-    let stats = nodestats(&lines);
-    assert!(stats.len() >= 3, "{lines:?}");
-    assert!(stats.windows(2).all(|w| w[0] <= w[1]), "{stats:?}");
-    assert!(stats[stats.len() - 1] > stats[0], "{stats:?}");
+    let stats = nodestats(&e.until("pong"));
+    assert!(stats.iter().all(|&n| n > after), "{after} then {stats:?}");
 }
 
 #[test]

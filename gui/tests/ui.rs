@@ -58,10 +58,10 @@ fn a_human_move_gets_the_engines_reply() {
     // The engine's move is legal (the app checked it) and shown as the last move.
     assert!(h.query_by_label_contains("Black to move").is_some());
     assert!(matches!(h.state().link(1).status, LinkStatus::Ready(_)));
-    // The search was shown: depth and PV of the reply.
+    // The search was shown: its principal variation starts with the reply.
     assert!(
-        h.query_by_label_contains(&format!("PV: {reply}")).is_some()
-            || h.query_by_label_contains("PV:").is_some()
+        h.query_by_label_contains(&format!("PV: {reply}")).is_some(),
+        "no PV starting with {reply} shown"
     );
 }
 
@@ -283,6 +283,22 @@ fn wait_for_values(h: &mut Harness<'static, App>, labels: &[String]) {
     }
 }
 
+/// The squares or pits shown with a value: (name, value, marked best).
+fn shown_values(h: &Harness<'static, App>) -> Vec<(String, i32, bool)> {
+    h.query_all_by_label_contains(" (legal, value ")
+        .filter_map(|n| {
+            let label = n.accesskit_node().label()?;
+            let (name, notes) = label.split_once(" (legal, value ")?;
+            let notes = notes.strip_suffix(')')?;
+            let (value, best) = match notes.strip_suffix(", best") {
+                Some(value) => (value, true),
+                None => (notes, false),
+            };
+            Some((name.to_string(), value.parse().ok()?, best))
+        })
+        .collect()
+}
+
 #[test]
 fn analysis_shows_every_legal_move_s_value_and_the_best() {
     let mut s = settings("othello8x8", [Controller::Human, Controller::Human]);
@@ -291,12 +307,37 @@ fn analysis_shows_every_legal_move_s_value_and_the_best() {
     // The four opening moves, each labelled with its value once the analysis has them.
     let squares = ["c4", "d3", "e6", "f5"].map(String::from);
     wait_for_values(&mut h, &squares);
-    assert!(h.query_by_label_contains(", best)").is_some());
-    // Switched off, the next analysis values only the best move's line.
+    let values = shown_values(&h);
+    assert_eq!(values.len(), 4, "{values:?}");
+    let best: Vec<_> = values.iter().filter(|v| v.2).collect();
+    assert_eq!(best.len(), 1, "one best move: {values:?}");
+    assert_eq!(
+        best[0].1,
+        values.iter().map(|v| v.1).max().unwrap(),
+        "the best has the highest value: {values:?}"
+    );
+    // Switched off, the next analysis shows only the best move's line: no values.
     h.get_by_label("Show every move's value while analysing")
         .click();
     h.step();
-    assert!(!h.state().settings.value_all);
+    h.get_by_label_contains("f5 (legal").click();
+    h.run();
+    assert_eq!(h.state().game().moves(), ["f5"]);
+    let replies = ["d6", "f4", "f6"].map(|mv| format!("PV: {mv}"));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !replies
+        .iter()
+        .any(|pv| h.query_by_label_contains(pv).is_some())
+    {
+        assert!(
+            Instant::now() < deadline,
+            "no analysis of the position after f5"
+        );
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let values = shown_values(&h);
+    assert!(values.is_empty(), "values shown: {values:?}");
     // Kalah: the mover's pits, not the other side's pits of the same numbers.
     let mut k = settings("kalah6x4", [Controller::Human, Controller::Human]);
     k.analyse = true;
@@ -304,4 +345,7 @@ fn analysis_shows_every_legal_move_s_value_and_the_best() {
     let pits: Vec<String> = (1..=6).map(|i| format!("South pit {i}")).collect();
     wait_for_values(&mut h, &pits);
     assert!(h.query_by_label_contains("North pit 1 (").is_none());
+    let values = shown_values(&h);
+    assert_eq!(values.len(), 6, "{values:?}");
+    assert_eq!(values.iter().filter(|v| v.2).count(), 1, "{values:?}");
 }

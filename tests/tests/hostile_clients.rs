@@ -3,7 +3,7 @@
 //! jobs, a closed stderr, idle and churning connections, the order of `bestmove` and
 //! `readyok`, and NBoard mode's input.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpStream};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -146,20 +146,25 @@ fn error_lines_do_not_echo_long_input() {
 }
 
 /// A client that sends and never reads is disconnected once its unread output passes the
-/// limit, instead of the server queueing without end.
+/// limit (`--max-output-bytes`), instead of the server queueing without end or dropping
+/// lines: what it does receive is every answer in order, up to the cut.
 #[test]
 fn a_client_that_never_reads_is_cut_off() {
-    let server = TcpServer::start(&[]);
+    const LIMIT: usize = 1 << 20;
+    let server = TcpServer::start(&["--max-output-bytes", &LIMIT.to_string()]);
     let stream = TcpStream::connect(&server.addr).unwrap();
     let mut writer = stream.try_clone().unwrap();
     // A server that stops reading instead would block this writer: time out, and fail.
     writer.set_write_timeout(Some(PATIENCE)).unwrap();
-    // 8 M lines whose answers (64 MiB) are far more than the default limit (16 MiB) and
-    // the socket buffers.
+    // Each line gets its own answer (an error quoting it): 2,000,000 answers of about
+    // 30 bytes, far more than the limit and the socket buffers.
+    let lines = 2_000_000;
     let sender = std::thread::spawn(move || {
-        let chunk = "isready\n".repeat(4096);
-        for _ in 0..2048 {
-            if let Err(e) = writer.write_all(chunk.as_bytes()) {
+        for chunk in 0..lines / 1000 {
+            let text: String = (chunk * 1000..(chunk + 1) * 1000)
+                .map(|i| format!("x{i}\n"))
+                .collect();
+            if let Err(e) = writer.write_all(text.as_bytes()) {
                 return Some(e.kind());
             }
         }
@@ -171,42 +176,98 @@ fn a_client_that_never_reads_is_cut_off() {
     assert!(
         !matches!(
             write_error,
-            Some(std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)
+            Some(ErrorKind::WouldBlock | ErrorKind::TimedOut)
         ),
         "the server stopped reading instead of closing the connection"
     );
-    let closed_early = write_error.is_some();
     let mut reader = stream;
     reader.set_read_timeout(Some(PATIENCE)).unwrap();
-    let mut received = 0usize;
+    let mut received = Vec::new();
     let mut buf = vec![0; 1 << 16];
-    loop {
+    let ended = loop {
         match reader.read(&mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => received += n,
+            Ok(0) => break None,
+            Ok(n) => received.extend_from_slice(&buf[..n]),
+            Err(e) => break Some(e.kind()),
         }
-    }
+    };
     assert!(
-        closed_early || received < 4096 * 2048 * 8,
-        "all {received} bytes were queued for a client that did not read"
+        !matches!(ended, Some(ErrorKind::WouldBlock | ErrorKind::TimedOut)),
+        "the connection stayed open ({} bytes received)",
+        received.len()
     );
+    let text = String::from_utf8_lossy(&received);
+    // The last line may be cut short by the close.
+    let whole: Vec<&str> = text
+        .split_inclusive('\n')
+        .filter(|l| l.ends_with('\n'))
+        .collect();
+    assert!(
+        whole.len() < lines,
+        "all {} answers were queued for a client that did not read",
+        whole.len()
+    );
+    for (i, line) in whole.iter().enumerate() {
+        assert_eq!(
+            *line,
+            format!("error unknown command 'x{i}'\n"),
+            "answer {i}: none may be missing or out of order"
+        );
+    }
     let mut other = server.connect();
     other.sync(PATIENCE).expect("the server serves others");
 }
 
-/// A million queued `newgame`s used to delay a `stop` by over 30 s.
+/// A million queued `newgame`s used to delay a `stop` by over 30 s, and later a `stop`
+/// waited for the table that a `newgame` or a new `Hash` asked for to be cleared or made
+/// (0.1-0.7 s for 1 GiB). Any number of clears cost one, and a stopped search does not
+/// wait for it. Timed against what a search's clear costs on this machine, now.
 #[test]
 fn stop_stays_fast_after_a_flood_of_newgames() {
-    let mut engine = PipedEngine::start(&["--hash", "256"]);
+    let mut engine = PipedEngine::start(&["--hash", "1024", "--table-memory", "1024"]);
     let mut script = String::from("position othello8x8 startpos\ngo depth 1\n");
     script.push_str(&"newgame\n".repeat(200_000));
-    script.push_str("position othello8x8 startpos\ngo infinite\nisready\n");
+    script.push_str("position othello8x8 startpos\nisready\n");
     engine.send(script.as_bytes());
     engine.until("bestmove");
     engine.until("readyok");
-    engine.send(b"stop\n");
-    // Within the engine's patience, where the flood would have taken an hour.
-    engine.until("bestmove");
+    let searched = |engine: &mut PipedEngine, script: &str| {
+        engine.send(format!("{script}position othello8x8 startpos\ngo depth 1\n").as_bytes());
+        let asked = Instant::now();
+        engine.until("bestmove");
+        asked.elapsed()
+    };
+    let stopped = |engine: &mut PipedEngine, script: &str| {
+        engine.send(
+            format!("{script}position othello8x8 startpos\ngo infinite\nisready\n").as_bytes(),
+        );
+        engine.until("readyok");
+        let asked = Instant::now();
+        engine.send(b"stop\n");
+        engine.until("bestmove");
+        asked.elapsed()
+    };
+    let median = |mut times: Vec<Duration>| {
+        times.sort();
+        times[times.len() / 2]
+    };
+    let (mut clear, mut stop_clear, mut make, mut stop_make) = (vec![], vec![], vec![], vec![]);
+    for _ in 0..5 {
+        // A search after a `newgame` clears the 1 GiB table first; a stop does not wait.
+        clear.push(searched(&mut engine, "newgame\n"));
+        stop_clear.push(stopped(&mut engine, "newgame\n"));
+        // A search with a new `Hash` makes a table of that size first.
+        make.push(searched(&mut engine, "setoption name Hash value 512\n"));
+        stop_make.push(stopped(&mut engine, "setoption name Hash value 1024\n"));
+        searched(&mut engine, "");
+    }
+    for (what, work, stops) in [("clear", clear, stop_clear), ("make", make, stop_make)] {
+        let (work, stop) = (median(work), median(stops));
+        assert!(
+            stop * 4 < work,
+            "a stop took {stop:?} where a search's {what} of its table takes {work:?} (medians)"
+        );
+    }
 }
 
 #[test]
@@ -254,10 +315,29 @@ fn idle_connections_are_closed_and_their_slots_freed() {
     let mut dripping = RawConnection::connect(&server);
     let mut analysing = RawConnection::connect(&server);
     analysing.send("position othello8x8 startpos\ngo infinite\n");
-    for byte in "isrea".bytes() {
-        dripping.writer.write_all(&[byte]).unwrap();
-        std::thread::sleep(Duration::from_millis(300));
+    // A byte every 200 ms never makes a line: the connection is idle all along and is
+    // closed about a second in, long before the drip would end (a server that counted
+    // every byte as activity would wait for the drip to stop).
+    let started = Instant::now();
+    dripping
+        .writer
+        .set_read_timeout(Some(Duration::from_millis(1)))
+        .unwrap();
+    let mut peek = [0; 1];
+    loop {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "a connection that never sent a line was not closed while it dripped bytes"
+        );
+        // Written until the server closes; a write after that may fail.
+        let _ = dripping.writer.write_all(b"i");
+        std::thread::sleep(Duration::from_millis(200));
+        match dripping.writer.peek(&mut peek) {
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
+            _ => break,
+        }
     }
+    dripping.writer.set_read_timeout(Some(PATIENCE)).unwrap();
     let idle = |raw: &mut RawConnection| {
         let line = raw.line();
         assert!(

@@ -291,6 +291,11 @@ fn mtdf_pass_lines_show_the_bounds_converging(client: &mut Client) {
     assert_eq!(outcome.final_info().unwrap().score, final_score);
 }
 
+/// How long a `stop` may take here. The protocol promises 50 ms and the benchmark
+/// measures it; a loaded test machine gets more room, but a search that ignores `stop`
+/// would take far longer.
+const STOP_PATIENCE: Duration = Duration::from_secs(10);
+
 /// Sends `stop` and returns the `bestmove` with the last `info` before it, checking that
 /// it came promptly.
 fn stop_promptly(client: &mut Client) -> (protocol::BestMove, Option<protocol::Info>) {
@@ -304,10 +309,8 @@ fn stop_promptly(client: &mut Client) -> (protocol::BestMove, Option<protocol::I
             other => panic!("unexpected '{other}'"),
         }
     };
-    // The protocol promises 50 ms; the benchmark measures it. A loaded test machine gets
-    // more room, but a search that ignores stop would take forever.
     assert!(
-        stopped_at.elapsed() < Duration::from_secs(2),
+        stopped_at.elapsed() < STOP_PATIENCE,
         "{:?}",
         stopped_at.elapsed()
     );
@@ -432,16 +435,47 @@ fn position_during_a_search_stops_it_first(client: &mut Client) {
         .unwrap();
     client.send_line("go infinite id old").unwrap();
     client.send(&position_command("othello6x6", &[])).unwrap();
-    // The old search's bestmove comes, then a new search is accepted at once.
-    let outcome = client.search(&go(3, "new"), PATIENCE).unwrap();
+    client.send_line("go depth 3 id new").unwrap();
+    // The old search's bestmove comes first (an 8x8 move), then the new search's output,
+    // all of it for the 6x6 position.
+    let old = loop {
+        match client.next_message(PATIENCE).unwrap() {
+            Message::BestMove(best) => break best,
+            Message::Info(info) => assert_eq!(info.id.as_deref(), Some("old"), "{info}"),
+            other => panic!("before the old bestmove: {other}"),
+        }
+    };
+    assert_eq!(old.id.as_deref(), Some("old"), "{old}");
+    let eight = test_position("othello8x8", 0, 0).0.legal_moves();
     assert!(
-        [
-            "c4", "d3", "e6", "f5", "c5", "d6", "e3", "f4", "b3", "c2", "d5", "e4"
-        ]
-        .iter()
-        .any(|m| outcome.best.mv.as_deref() == Some(m))
+        eight.contains(old.mv.as_ref().unwrap()),
+        "the old search's move {old} is legal on 8x8"
     );
-    assert!(outcome.infos.iter().all(|i| i.id.as_deref() == Some("new")));
+    let mut infos = Vec::new();
+    let new = loop {
+        match client.next_message(PATIENCE).unwrap() {
+            Message::BestMove(best) => break best,
+            Message::Info(info) => infos.push(info),
+            other => panic!("during the new search: {other}"),
+        }
+    };
+    assert_eq!(new.id.as_deref(), Some("new"), "{new}");
+    assert!(!infos.is_empty() && infos.iter().all(|i| i.id.as_deref() == Some("new")));
+    let six = test_position("othello6x6", 0, 0).0.legal_moves();
+    let (_, value, _) = library_search(
+        &test_position("othello6x6", 0, 0).0,
+        3,
+        &SearchParams::default(),
+    );
+    assert!(
+        six.contains(new.mv.as_ref().unwrap()),
+        "{new} is a legal first move on 6x6 ({six:?})"
+    );
+    assert_eq!(
+        infos.last().and_then(|i| i.score).map(|s| s.value),
+        Some(value),
+        "the 6x6 value at depth 3"
+    );
 }
 
 fn a_finished_game_gets_bestmove_none(client: &mut Client) {
@@ -660,7 +694,7 @@ fn parallel_searches_survive_many_go_stop_cycles() {
         assert_eq!(best.id.as_deref(), Some(id.as_str()), "cycle {cycle}");
         assert!(best.mv.is_some(), "cycle {cycle}");
         assert!(
-            stopped_at.elapsed() < Duration::from_secs(2),
+            stopped_at.elapsed() < STOP_PATIENCE,
             "cycle {cycle}: {:?}",
             stopped_at.elapsed()
         );

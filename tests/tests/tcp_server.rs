@@ -181,7 +181,7 @@ fn connections_over_the_limit_are_told_and_closed() {
     drop(a);
     assert!(eventually(|| {
         let mut d = server.connect();
-        d.sync(Duration::from_secs(2)).is_ok()
+        d.sync(Duration::from_secs(10)).is_ok()
     }));
     b.sync(PATIENCE).unwrap();
 }

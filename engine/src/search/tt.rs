@@ -26,6 +26,9 @@ use crate::game::GameMove;
 const NO_MOVE: u8 = u8::MAX;
 const PROVEN: u8 = 1;
 const BUCKET_SIZE: usize = 4;
+/// Buckets made or cleared between two checks of a stop flag: one MiB, a fraction of a
+/// millisecond.
+const CHUNK_BUCKETS: usize = (1 << 20) / size_of::<Bucket>();
 
 /// One stored result.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -167,15 +170,40 @@ impl TranspositionTable {
     /// at least one bucket).
     #[must_use]
     pub fn new(mib: usize) -> TranspositionTable {
+        let mut table = Self::reserved(mib);
+        table.grow_unless(&|| false);
+        table
+    }
+
+    /// [`TranspositionTable::new`], unless `stopped` says so between two MiB of the
+    /// zeroing (a large table takes a good part of a second to make): `None` then.
+    #[must_use]
+    pub fn new_unless(mib: usize, stopped: &dyn Fn() -> bool) -> Option<TranspositionTable> {
+        let mut table = Self::reserved(mib);
+        table.grow_unless(stopped).then_some(table)
+    }
+
+    /// No buckets yet, room for those of `mib` MiB.
+    fn reserved(mib: usize) -> TranspositionTable {
         let bytes = mib.saturating_mul(1 << 20);
         let count = (bytes / size_of::<Bucket>()).max(1);
-        let count = 1 << count.ilog2();
         TranspositionTable {
-            buckets: std::iter::repeat_with(Bucket::default)
-                .take(count)
-                .collect(),
+            buckets: Vec::with_capacity(1 << count.ilog2()),
             age: AtomicU8::new(0),
         }
+    }
+
+    /// Fills the buckets up to the capacity reserved, a chunk at a time; false if stopped.
+    fn grow_unless(&mut self, stopped: &dyn Fn() -> bool) -> bool {
+        while self.buckets.len() < self.buckets.capacity() {
+            if stopped() {
+                return false;
+            }
+            let chunk = CHUNK_BUCKETS.min(self.buckets.capacity() - self.buckets.len());
+            self.buckets
+                .extend(std::iter::repeat_with(Bucket::default).take(chunk));
+        }
+        true
     }
 
     /// Bytes of memory the entries use.
@@ -186,10 +214,23 @@ impl TranspositionTable {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        for word in self.buckets.iter_mut().flat_map(|b| b.0.iter_mut()) {
-            *word.get_mut() = 0;
+        self.clear_unless(&|| false);
+    }
+
+    /// Forgets everything, unless `stopped` says so between two MiB of the zeroing: then
+    /// some entries are left (each whole, so the table is as usable as before) and the
+    /// result is false.
+    pub fn clear_unless(&mut self, stopped: &dyn Fn() -> bool) -> bool {
+        for chunk in self.buckets.chunks_mut(CHUNK_BUCKETS) {
+            if stopped() {
+                return false;
+            }
+            for word in chunk.iter_mut().flat_map(|b| b.0.iter_mut()) {
+                *word.get_mut() = 0;
+            }
         }
         *self.age.get_mut() = 0;
+        true
     }
 
     /// Starts a new search generation: older entries become the first to be replaced.
@@ -309,6 +350,26 @@ mod tests {
         assert_eq!(TranspositionTable::new(1).bytes(), 1 << 20);
         assert_eq!(TranspositionTable::new(3).bytes(), 2 << 20);
         assert_eq!(TranspositionTable::new(0).bytes(), 64);
+    }
+
+    #[test]
+    fn making_and_clearing_stop_when_asked() {
+        assert!(TranspositionTable::new_unless(4, &|| true).is_none());
+        let made = std::cell::Cell::new(0);
+        let stop_after_two = || {
+            made.set(made.get() + 1);
+            made.get() > 2
+        };
+        assert!(TranspositionTable::new_unless(4, &stop_after_two).is_none());
+        let mut tt = TranspositionTable::new_unless(4, &|| false).unwrap();
+        assert_eq!(tt.bytes(), 4 << 20);
+        for key in 1..1000 {
+            tt.store(&store(key * 0x9e37_79b9_7f4a_7c15, 5, -3, 7));
+        }
+        assert!(!tt.clear_unless(&|| true), "stopped before the first MiB");
+        assert!((1..1000).any(|key| tt.probe(key * 0x9e37_79b9_7f4a_7c15).is_some()));
+        assert!(tt.clear_unless(&|| false));
+        assert!((1..1000).all(|key| tt.probe(key * 0x9e37_79b9_7f4a_7c15).is_none()));
     }
 
     #[test]

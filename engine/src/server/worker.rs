@@ -191,7 +191,7 @@ impl SearchThread {
     fn run(&mut self, jobs: &Receiver<SearchJob>) {
         while let Ok(job) = jobs.recv() {
             let out = self.out.clone();
-            let tt = self.table_for(job.hash_mib);
+            let tt = self.table_for(job.hash_mib, job.limits.stop.as_deref());
             let mut job = job;
             job.params.kalah_db = kalah_database(&job, &out);
             let (info, best) = with_position!(job.position, p => run_search(&p, tt, &job, &out));
@@ -215,21 +215,30 @@ impl SearchThread {
 
     /// The table of `mib` MiB, cleared if a `newgame` asked for it. A table of another
     /// size is freed before the new one is made, and only then is the reservation shrunk.
-    fn table_for(&mut self, mib: usize) -> &mut TranspositionTable {
-        let clear = self.shared.clear.swap(false, Ordering::Relaxed);
+    /// Making or clearing a large table takes a good part of a second: a `stop` meanwhile
+    /// leaves the clear for the next search (any table does for a stopped search).
+    fn table_for(&mut self, mib: usize, stop: Option<&AtomicBool>) -> &mut TranspositionTable {
+        let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
         if self.table.as_ref().is_some_and(|(size, _)| *size != mib) {
             self.table = None;
         }
+        let clear = self.shared.clear.swap(false, Ordering::Relaxed);
         if let Some((_, table)) = &mut self.table
             && clear
+            && !table.clear_unless(&stopped)
         {
-            table.clear();
+            self.shared.clear.store(true, Ordering::Relaxed);
         }
         let reservation = &self.reservation;
         let (_, table) = self.table.get_or_insert_with(|| {
-            let table = TranspositionTable::new(mib);
-            reservation.shrink_to(mib);
-            (mib, table)
+            match TranspositionTable::new_unless(mib, &stopped) {
+                Some(table) => {
+                    reservation.shrink_to(mib);
+                    (mib, table)
+                }
+                // Stopped: made again for the next search. The reservation still covers it.
+                None => (0, TranspositionTable::new(0)),
+            }
         });
         table
     }
