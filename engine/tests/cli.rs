@@ -147,3 +147,200 @@ fn solve_file_checks_the_scores() {
     assert!(!out.status.success());
     assert!(stdout(&out).contains("WRONG"), "{}", stdout(&out));
 }
+
+#[test]
+fn solve_wld_gives_the_sign_of_the_exact_score() {
+    // 4x4 is lost by 10, 4x6 won by 16 (docs/algorithms.md).
+    for (game, bound) in [("othello4x4", "score <=-"), ("othello4x6", "score >=+")] {
+        let out = engine(&["solve", game, "startpos", "--wld"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        assert!(
+            text.contains(bound) && text.contains(" wld best "),
+            "{game}: {text}"
+        );
+    }
+}
+
+#[test]
+fn compare_runs_every_algorithm_to_the_same_value() {
+    let out = engine(&["compare", "4x4", "--depth", "4"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let sections: Vec<&str> = text
+        .split("\n\n")
+        .filter(|s| !s.trim().is_empty())
+        .collect();
+    assert_eq!(sections.len(), 2, "both starts: {text}");
+    for section in sections {
+        let algorithms = ["negamax", "alphabeta", "negaalpha", "negascout", "mtdf"];
+        let rows: Vec<Vec<&str>> = section
+            .lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+            .filter(|r| r.first().is_some_and(|w| algorithms.contains(w)))
+            .collect();
+        assert_eq!(rows.len(), 11, "{section}");
+        // The value is the first number after the algorithm's name and its "+table"s.
+        let values: Vec<i32> = rows
+            .iter()
+            .map(|r| r.iter().find_map(|w| w.parse().ok()).unwrap())
+            .collect();
+        assert!(values.iter().all(|&v| v == values[0]), "{section}");
+        // Alpha-beta evaluates fewer leaves than negamax.
+        let evaluations = |name: &str| -> u64 {
+            let row = rows
+                .iter()
+                .find(|r| r.len() > 3 && r[0] == name && r[1].parse::<i32>().is_ok());
+            row.unwrap()[2].parse().unwrap()
+        };
+        assert!(
+            evaluations("alphabeta") < evaluations("negamax"),
+            "{section}"
+        );
+    }
+}
+
+/// Random 8x8 games as a WTHOR file (its format: docs/evaluation.md), each labelled with
+/// its final score as its "theoretical" score at 24 empties.
+fn random_games_wthor(count: usize, seed: u64) -> Vec<u8> {
+    use engine::game::othello::{Geometry, Othello, OthelloMove};
+    use engine::game::{Game, MoveList, Start};
+    let mut state = seed | 1;
+    let mut bytes = vec![20, 26, 1, 1];
+    bytes.extend(u32::try_from(count).unwrap().to_le_bytes());
+    bytes.extend([0, 0, 0xea, 0x07, 8, 0, 24, 0]);
+    for _ in 0..count {
+        let mut record = vec![0; 68];
+        let mut position = Othello::start(Geometry::Board8x8, Start::Standard);
+        let mut played = 0;
+        while !position.is_terminal() {
+            let mut moves = MoveList::new();
+            position.generate_moves(&mut moves);
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let mv: OthelloMove = moves[(state % moves.len() as u64) as usize];
+            if let Some(square) = mv.index() {
+                record[8 + played] = u8::try_from(10 * (square / 8 + 1) + square % 8 + 1).unwrap();
+                played += 1;
+            }
+            position = position.play(mv);
+        }
+        // Black's discs, the empty squares going to the winner.
+        let (black, white) = (position.black().count_ones(), position.white().count_ones());
+        let black = match black.cmp(&white) {
+            std::cmp::Ordering::Greater => 64 - white,
+            std::cmp::Ordering::Less => black,
+            std::cmp::Ordering::Equal => 32,
+        };
+        record[7] = u8::try_from(black).unwrap();
+        bytes.extend(record);
+    }
+    bytes
+}
+
+#[test]
+fn train_fits_weights_that_accuracy_and_the_engine_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::write(games.join("random.wtb"), random_games_wthor(1500, 7)).unwrap();
+    let weights = dir.path().join("random.weights");
+    let weights = weights.to_str().unwrap();
+    let out = engine(&[
+        "train",
+        games.to_str().unwrap(),
+        "-o",
+        weights,
+        "--iterations",
+        "10",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    // A row per phase: the fit lowers the training error below that of zero weights.
+    let rows: Vec<Vec<f64>> = text
+        .lines()
+        .skip(1)
+        .filter(|l| !l.starts_with("wrote"))
+        .map(|l| {
+            l.split_whitespace()
+                .filter_map(|w| w.parse().ok())
+                .collect()
+        })
+        .collect();
+    assert!(rows.len() >= 10, "{text}");
+    for row in &rows {
+        // phase, positions, mse 0, mse fit, ...
+        assert!(row[3] < row[2], "the fit did not lower the error: {text}");
+    }
+    assert!(text.contains("wrote "), "{text}");
+    // `accuracy` measures those weights on the held-out games: the row of solved
+    // positions at 10 empties, with another error than the shipped weights make.
+    let accuracy = |extra: &[&str]| {
+        let args = [
+            &[
+                "accuracy",
+                games.to_str().unwrap(),
+                "--empties",
+                "10",
+                "--positions",
+                "20",
+            ][..],
+            extra,
+        ]
+        .concat();
+        let out = engine(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        let row = text
+            .lines()
+            .find(|l| l.split_whitespace().take(2).eq(["10", "solver"]))
+            .unwrap_or_else(|| panic!("{text}"))
+            .to_string();
+        let words: Vec<String> = row.split_whitespace().map(String::from).collect();
+        assert_eq!(words[2], "20", "{text}");
+        words[3].clone()
+    };
+    assert_ne!(accuracy(&["--eval-file", weights]), accuracy(&[]));
+    // The engine searches with them (`--eval-file`, and the option `EvalFile`): another
+    // evaluation, another mid-game value than the shipped weights give.
+    let search = |args: &[&str], input: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let script = format!("{input}position othello8x8 startpos moves f5 d6 c3\ngo depth 5\n");
+        std::io::Write::write_all(child.stdin.as_mut().unwrap(), script.as_bytes()).unwrap();
+        drop(child.stdin.take());
+        let out = child.wait_with_output().unwrap();
+        let text = stdout(&out);
+        assert!(!text.contains("error"), "{text}");
+        let last = text.lines().rfind(|l| l.starts_with("info")).unwrap();
+        last.split(" score ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let trained = search(&["--eval-file", weights], "");
+    assert_ne!(trained, search(&[], ""));
+    let option = format!("setoption name EvalFile value {weights}\n");
+    assert_eq!(search(&[], &option), trained);
+    assert_eq!(
+        search(&[], "setoption name Eval value hand\n"),
+        search(&["--eval", "hand"], "")
+    );
+    let out = engine(&[
+        "solve",
+        "othello8x8",
+        "startpos",
+        "--eval-file",
+        "Cargo.toml",
+    ]);
+    assert!(!out.status.success());
+    assert_eq!(stderr(&out).trim().lines().count(), 1, "{}", stderr(&out));
+}

@@ -111,23 +111,35 @@ fn tables_stay_within_the_pool_while_newgames_are_queued() {
 
 #[test]
 fn one_session_cannot_take_the_whole_pool() {
-    let mut client = stdio_engine(&[]);
-    let handshake = client.handshake(PATIENCE).unwrap();
-    let hash = handshake
-        .options
-        .iter()
-        .find(|o| o.name == "Hash")
-        .expect("a Hash option");
-    let OptionKind::Spin { max, .. } = hash.kind else {
-        panic!("Hash is a spin option: {hash}");
-    };
-    assert_eq!(max, 1024, "the per-session cap, below the 4096 MiB pool");
-    client.send_line("setoption name Hash value 4096").unwrap();
-    client.send_line("isready").unwrap();
-    assert!(
-        matches!(client.next_message(PATIENCE), Ok(Message::Error(e)) if e.contains("Hash")),
-        "Hash 4096 is refused"
-    );
+    // The default cap, below the 4096 MiB pool; then `--max-hash`.
+    for (args, cap) in [(&[][..], 1024), (&["--max-hash", "100"][..], 100)] {
+        let mut client = stdio_engine(args);
+        let handshake = client.handshake(PATIENCE).unwrap();
+        let hash = handshake
+            .options
+            .iter()
+            .find(|o| o.name == "Hash")
+            .expect("a Hash option");
+        let OptionKind::Spin { max, .. } = hash.kind else {
+            panic!("Hash is a spin option: {hash}");
+        };
+        assert_eq!(max, cap, "{args:?}");
+        client
+            .send_line(&format!("setoption name Hash value {}", cap + 1))
+            .unwrap();
+        client.send_line("isready").unwrap();
+        assert!(
+            matches!(client.next_message(PATIENCE), Ok(Message::Error(e)) if e.contains("Hash")),
+            "Hash {} is refused",
+            cap + 1
+        );
+        client
+            .command(
+                &format!("setoption name Hash value {cap}").parse().unwrap(),
+                PATIENCE,
+            )
+            .expect("the cap itself is accepted");
+    }
 }
 
 /// Errors quote the client's words; a 65,000-byte word is not echoed whole.

@@ -26,6 +26,18 @@ fn results(path: &Path) -> Vec<GameRecord> {
     read_results(path).unwrap()
 }
 
+/// The position a game record ends in, its moves replayed by our rules.
+fn replayed(g: &GameRecord) -> engine::game::AnyPosition {
+    let game: engine::game::GameId = g.game.parse().unwrap();
+    let mut position = engine::match_runner::Opening::parse(game, &g.opening)
+        .unwrap()
+        .position;
+    for ply in &g.moves {
+        position = position.play_text(&ply.mv).unwrap();
+    }
+    position
+}
+
 fn fixture(mode: &str) -> String {
     format!("cmd='{} {mode}'", env!("CARGO_BIN_EXE_fixture-engine"))
 }
@@ -57,14 +69,7 @@ fn a_match_over_both_transports_plays_legal_complete_games() {
     for g in &games {
         assert_eq!(g.termination, Termination::Normal, "{g:?}");
         // The runner's rules agree with the record: replay it.
-        let game: engine::game::GameId = g.game.parse().unwrap();
-        let mut opening = engine::match_runner::Opening::parse(game, &g.opening)
-            .unwrap()
-            .position;
-        for ply in &g.moves {
-            opening = opening.play_text(&ply.mv).unwrap();
-        }
-        assert!(opening.is_terminal());
+        assert!(replayed(g).is_terminal());
         let score = g.score.unwrap();
         assert_eq!(GameResult::of_score(score), g.result);
     }
@@ -454,4 +459,151 @@ fn shards_merged_give_the_whole_match_game_for_game() {
         .unwrap();
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("differs"));
+}
+
+#[test]
+fn a_fallen_flag_loses_under_the_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("clock.jsonl");
+    // 4x4 games give each side up to 6 moves: 6 x 250 ms is past a 1 s clock.
+    let out = run_match(&[
+        "--game",
+        "othello4x4",
+        "--engine",
+        "name=quick depth=2",
+        "--engine",
+        &format!("name=slow {}", fixture("slow 250")),
+        "--clock",
+        "1000+0",
+        "--opening-plies",
+        "0",
+        "--results",
+        file.to_str().unwrap(),
+    ]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    let games = results(&file);
+    assert_eq!(games.len(), 2, "{report}");
+    for g in &games {
+        assert_eq!(g.termination, Termination::Fault, "{g:?}");
+        let slow_first = g.first == "slow";
+        let expected = if slow_first {
+            GameResult::SecondWins
+        } else {
+            GameResult::FirstWins
+        };
+        assert_eq!(g.result, expected, "{g:?}");
+        // The flag fell on the fourth move or later: three fit in the second.
+        let slow_moves = g
+            .moves
+            .iter()
+            .skip(usize::from(!slow_first))
+            .step_by(2)
+            .count();
+        assert!(slow_moves >= 3, "{g:?}");
+    }
+    let slow = report.lines().find(|l| l.starts_with("slow")).unwrap();
+    assert!(slow.ends_with("time 2"), "{report}");
+}
+
+#[test]
+fn adjudicated_games_end_with_the_exact_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("adjudicated.jsonl");
+    run_match(&[
+        "--game",
+        "othello6x6",
+        "--engine",
+        "name=a depth=1",
+        "--engine",
+        "name=b depth=2",
+        "--opening-plies",
+        "2",
+        "--adjudicate",
+        "12",
+        "--results",
+        file.to_str().unwrap(),
+    ]);
+    let games = results(&file);
+    assert!(games.len() >= 8, "{}", games.len());
+    for g in &games {
+        assert_eq!(g.termination, Termination::Adjudicated, "{g:?}");
+        let position = replayed(g);
+        assert_eq!(position.empties(), Some(12), "{g:?}");
+        let engine::game::AnyPosition::Othello(p) = position else {
+            panic!("an Othello game")
+        };
+        let mut tt = engine::search::TranspositionTable::new(16);
+        let exact = engine::search::search(
+            &p,
+            &mut tt,
+            &engine::search::SearchParams::default(),
+            &engine::search::Limits::depth_or_exact(None),
+            &mut |_| {},
+        )
+        .score
+        .value;
+        let first = match p.side_to_move() {
+            engine::game::Side::First => exact,
+            engine::game::Side::Second => -exact,
+        };
+        assert_eq!(g.score, Some(first), "{g:?}");
+        assert_eq!(GameResult::of_score(first), g.result);
+    }
+}
+
+#[test]
+fn rounds_and_an_openings_file_set_the_schedule() {
+    let dir = tempfile::tempdir().unwrap();
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(&openings, "startpos moves d5\n\nstartpos moves b3\n").unwrap();
+    let file = dir.path().join("rounds.jsonl");
+    run_match(&[
+        "--game",
+        "othello6x6",
+        "--engine",
+        "name=a depth=1",
+        "--engine",
+        "name=b depth=1",
+        "--openings-file",
+        openings.to_str().unwrap(),
+        "--rounds",
+        "3",
+        "--results",
+        file.to_str().unwrap(),
+    ]);
+    let games = results(&file);
+    // Two openings, each with colours swapped, three times over.
+    assert_eq!(games.len(), 2 * 2 * 3);
+    for opening in ["startpos moves d5", "startpos moves b3"] {
+        let of_it: Vec<_> = games.iter().filter(|g| g.opening == opening).collect();
+        assert_eq!(of_it.len(), 6, "{opening}: {games:?}");
+        let a_first = of_it.iter().filter(|g| g.first == "a").count();
+        assert_eq!(a_first, 3, "colours swapped in every round");
+    }
+}
+
+#[test]
+fn sprt_stops_a_one_sided_match_early() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("sprt.jsonl");
+    let out = run_match(&[
+        "--game",
+        "othello6x6",
+        "--engine",
+        "name=strong depth=4",
+        "--engine",
+        "name=weak depth=1 option.Eval=hand",
+        "--opening-plies",
+        "3",
+        "--games",
+        "400",
+        "--sprt",
+        "0,100,0.05,0.05",
+        "--results",
+        file.to_str().unwrap(),
+    ]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    let games = results(&file);
+    assert!(games.len() < 400, "{} games: {report}", games.len());
+    assert!(report.contains("H1 accepted"), "{report}");
 }

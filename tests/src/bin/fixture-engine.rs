@@ -6,6 +6,7 @@
 //! - `silent`: never answers `go`;
 //! - `stderr-crash`: writes two lines on its standard error, then exits at its first `go`;
 //! - `slow-start <ms>`: waits that long before answering `hello`;
+//! - `slow <ms>`: waits that long before answering each `go`, whatever its clock;
 //! - `nboard`: speaks NBoard as Edax does: no `search` line, `nodestats 4242 0.01`, then
 //!   `=== <move> 3.00 0.0` (the evaluation on the `===` line, fields apart by spaces).
 
@@ -65,6 +66,10 @@ fn main() {
                         std::process::exit(3)
                     }
                     "silent" => continue,
+                    "slow" => {
+                        std::thread::sleep(std::time::Duration::from_millis(crash_at as u64));
+                        legal.first().cloned()
+                    }
                     "illegal" => Some("z9".to_string()),
                     _ => legal.first().cloned(),
                 };
