@@ -441,3 +441,54 @@ fn nboard_mode_survives_bad_lines() {
     assert_eq!(lines.last().unwrap(), "pong", "no trailing space");
     assert!(engine.running());
 }
+
+// 6. Files named by remote clients.
+
+/// Over TCP, `EvalFile` and `KalahDatabase` name only files under `--data-dir`, with the
+/// same refusal whether a file exists or not; on stdin any file.
+#[test]
+fn tcp_clients_name_files_only_under_the_data_directory() {
+    let refusal = |server: &TcpServer, name: &str, path: &str| {
+        let mut raw = RawConnection::connect(server);
+        raw.send(&format!("setoption name {name} value {path}\nisready\n"));
+        let lines = raw.until("readyok");
+        assert_eq!(lines.len(), 2, "{name} {path} was accepted: {lines:?}");
+        lines[0].clone()
+    };
+    let closed = TcpServer::start(&[]);
+    for name in ["EvalFile", "KalahDatabase"] {
+        let exists = refusal(&closed, name, "/etc/passwd");
+        assert!(exists.contains("--data-dir"), "{exists}");
+        assert_eq!(exists, refusal(&closed, name, "/no/such/file"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let weights = dir.path().join("mine.weights");
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../engine/data/othello8x8.weights"
+        ),
+        &weights,
+    )
+    .unwrap();
+    let open = TcpServer::start(&["--data-dir", dir.path().to_str().unwrap()]);
+    let mut raw = RawConnection::connect(&open);
+    for path in ["mine.weights", weights.to_str().unwrap()] {
+        raw.send(&format!("setoption name EvalFile value {path}\nisready\n"));
+        assert_eq!(raw.until("readyok"), ["readyok"], "{path}");
+    }
+    for path in ["/etc/passwd", "../mine.weights"] {
+        let line = refusal(&open, "EvalFile", path);
+        assert!(line.contains("--data-dir"), "{line}");
+    }
+    // A local client names any file.
+    let mut engine = PipedEngine::start(&[]);
+    engine.send(
+        format!(
+            "setoption name EvalFile value {}\nisready\n",
+            weights.display()
+        )
+        .as_bytes(),
+    );
+    assert_eq!(engine.until("readyok"), ["readyok"]);
+}

@@ -10,6 +10,7 @@ mod solve;
 mod train;
 
 use std::io::{BufRead, Read};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -20,7 +21,7 @@ use engine::game::GameId;
 use engine::search::SearchParams;
 use engine::search::eval::{EvalChoice, EvalKind};
 use engine::search::kalah::{DatabaseSource, KalahDatabase};
-use engine::server::{self, ServerConfig};
+use engine::server::{self, FileAccess, ServerConfig};
 
 /// Game-search engine for Othello and Kalah.
 ///
@@ -79,6 +80,13 @@ struct ServerArgs {
     /// PROTOCOL.md).
     #[arg(long, default_value_t = ServerConfig::default().max_threads)]
     max_threads: usize,
+    /// A directory whose files TCP clients may name in options (`EvalFile`,
+    /// `KalahDatabase`); repeat for more. Without it they may name none.
+    #[arg(long, value_name = "DIR")]
+    data_dir: Vec<PathBuf>,
+    /// Let TCP clients name any file the engine can read (only for trusted networks).
+    #[arg(long, conflicts_with = "data_dir")]
+    allow_remote_files: bool,
     #[command(flatten)]
     eval: EvalArgs,
 }
@@ -169,7 +177,19 @@ fn serve(args: &ServerArgs) -> anyhow::Result<()> {
         "--max-output-bytes must be at least --max-line-bytes ({})",
         args.max_line_bytes
     );
+    let remote_files = if args.allow_remote_files {
+        FileAccess::Any
+    } else {
+        let dirs = args.data_dir.iter().map(|dir| {
+            dir.canonicalize()
+                .ok()
+                .filter(|d| d.is_dir())
+                .with_context(|| format!("--data-dir {}: not a directory", dir.display()))
+        });
+        FileAccess::Under(dirs.collect::<anyhow::Result<_>>()?)
+    };
     let config = ServerConfig {
+        remote_files,
         max_line_bytes: args.max_line_bytes,
         max_connections: args.max_connections,
         table_memory_mib: args.table_memory,
@@ -219,7 +239,7 @@ pub(crate) struct EvalArgs {
     eval: EvalKind,
     /// Trained weights to use instead of the shipped ones (option `EvalFile`).
     #[arg(long, value_name = "FILE")]
-    eval_file: Option<std::path::PathBuf>,
+    eval_file: Option<PathBuf>,
 }
 
 impl EvalArgs {

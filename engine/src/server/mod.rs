@@ -7,6 +7,7 @@
 //! [`ServerConfig`]: line length, connections, table memory (all sessions, and one
 //! session), output not yet read, and time a connection may sit idle.
 
+mod file_access;
 mod handshake;
 mod options;
 mod output;
@@ -25,6 +26,8 @@ use anyhow::Context;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+pub use file_access::FileAccess;
 
 use crate::lines::{Line, LineReader};
 use crate::search::eval::EvalChoice;
@@ -55,6 +58,8 @@ pub struct ServerConfig {
     pub max_threads: usize,
     /// A new session's `Threads`.
     pub threads: usize,
+    /// The files a TCP client's options may name (a client on stdin may name any).
+    pub remote_files: FileAccess,
 }
 
 impl Default for ServerConfig {
@@ -70,6 +75,7 @@ impl Default for ServerConfig {
             eval: EvalChoice::default(),
             max_threads: std::thread::available_parallelism().map_or(1, usize::from),
             threads: 1,
+            remote_files: FileAccess::Under(Vec::new()),
         }
     }
 }
@@ -251,7 +257,12 @@ async fn run_session<R, W>(
         (None, None)
     };
     let max_line = config.max_line_bytes;
-    match Session::new(out.clone(), &shared) {
+    let files = if tcp {
+        config.remote_files.clone()
+    } else {
+        FileAccess::Any
+    };
+    match Session::new(out.clone(), &shared, files) {
         Ok(mut session) => {
             let mut lines = LineReader::new(BufReader::new(reader), max_line);
             let ending = loop {

@@ -5,6 +5,7 @@ use std::path::Path;
 use protocol::{OptionKind, OptionSpec};
 use thiserror::Error;
 
+use super::file_access::FileAccess;
 use crate::search::Thresholds;
 use crate::search::eval::{EvalChoice, EvalKind, Evaluator};
 use crate::search::kalah::{DatabaseError, DatabaseSource, KalahDatabase};
@@ -32,6 +33,8 @@ pub(crate) struct EngineOptions {
     default_eval: EvalChoice,
     default_hash_mib: usize,
     max_hash_mib: usize,
+    /// The files `EvalFile` and `KalahDatabase` may name.
+    files: FileAccess,
 }
 
 /// A `setoption` that cannot be applied.
@@ -78,6 +81,7 @@ impl EngineOptions {
         max_hash_mib: usize,
         eval: EvalChoice,
         (threads, max_threads): (usize, usize),
+        files: FileAccess,
     ) -> EngineOptions {
         let hash_mib = hash_mib.min(max_hash_mib);
         EngineOptions {
@@ -92,6 +96,7 @@ impl EngineOptions {
             eval,
             default_hash_mib: hash_mib,
             max_hash_mib,
+            files,
         }
     }
 
@@ -198,8 +203,15 @@ impl EngineOptions {
                     name,
                     reason: e.to_string(),
                 };
-                let source: DatabaseSource = value.parse().map_err(unusable)?;
-                if let DatabaseSource::File(path) = &source {
+                let mut source: DatabaseSource = value.parse().map_err(unusable)?;
+                if let DatabaseSource::File(path) = &mut source {
+                    *path = self
+                        .files
+                        .resolve(path)
+                        .map_err(|e| OptionError::Unusable {
+                            name,
+                            reason: e.to_string(),
+                        })?;
                     // Its header now, so that a wrong file is refused at once; its values
                     // (seconds for a large one) at the first search that needs them.
                     KalahDatabase::check_file(path).map_err(unusable)?;
@@ -207,12 +219,13 @@ impl EngineOptions {
                 self.kalah_db = source;
             }
             OptionKind::String { .. } => {
-                let file = (value != BUILTIN_WEIGHTS).then(|| Path::new(value));
-                self.eval =
-                    EvalChoice::new(self.eval.kind, file).map_err(|e| OptionError::Unusable {
-                        name,
-                        reason: e.to_string(),
-                    })?;
+                let unusable = |reason: String| OptionError::Unusable { name, reason };
+                let file = (value != BUILTIN_WEIGHTS)
+                    .then(|| self.files.resolve(Path::new(value)))
+                    .transpose()
+                    .map_err(|e| unusable(e.to_string()))?;
+                self.eval = EvalChoice::new(self.eval.kind, file.as_deref())
+                    .map_err(|e| unusable(e.to_string()))?;
             }
             OptionKind::Check { .. } => {
                 self.pass_info = match value {
@@ -237,7 +250,7 @@ mod tests {
 
     #[test]
     fn options_are_set_within_their_ranges() {
-        let mut o = EngineOptions::new(64, 1024, EvalChoice::default(), (1, 4));
+        let mut o = EngineOptions::new(64, 1024, EvalChoice::default(), (1, 4), FileAccess::Any);
         o.set("hash", "128").unwrap();
         assert_eq!(o.hash_mib, 128);
         o.set("threads", "4").unwrap();
@@ -279,5 +292,26 @@ mod tests {
             specs[0].to_string(),
             "option name Hash type spin default 64 min 1 max 1024"
         );
+    }
+
+    #[test]
+    fn a_remote_client_names_files_only_under_the_data_directories() {
+        let files = FileAccess::Under(vec!["/nonexistent/data".into()]);
+        let mut o = EngineOptions::new(64, 1024, EvalChoice::default(), (1, 4), files);
+        for (name, path) in [
+            ("EvalFile", "/etc/passwd"),
+            ("KalahDatabase", "/etc/passwd"),
+        ] {
+            let err = o.set(name, path).unwrap_err().to_string();
+            assert!(
+                err.contains("--data-dir") && !err.contains("passwd"),
+                "{err}"
+            );
+        }
+        // Under the directory, the file is looked for there (and here it is missing).
+        let err = o.set("EvalFile", "w.weights").unwrap_err().to_string();
+        assert!(err.contains("/nonexistent/data/w.weights"), "{err}");
+        o.set("KalahDatabase", "12").unwrap();
+        o.set("EvalFile", BUILTIN_WEIGHTS).unwrap();
     }
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 use protocol::{Command, Go, Info, Message, PROTOCOL_VERSION, PositionStart};
 
 use super::Shared;
+use super::file_access::FileAccess;
 use super::options::EngineOptions;
 use super::output::Output;
 use super::pool::{Reservation, ThreadBudget};
@@ -51,7 +52,8 @@ pub(crate) struct Session {
 }
 
 impl Session {
-    pub(crate) fn new(out: Output, shared: &Shared) -> std::io::Result<Session> {
+    /// A session whose options may name `files`.
+    pub(crate) fn new(out: Output, shared: &Shared, files: FileAccess) -> std::io::Result<Session> {
         let reservation = shared.pool.reservation();
         let worker = Worker::spawn(out.clone(), Arc::clone(&reservation))?;
         let max_hash = shared.config.max_hash_mib.min(shared.pool.limit_mib());
@@ -60,6 +62,7 @@ impl Session {
             max_hash,
             shared.config.eval.clone(),
             (shared.config.threads, shared.config.max_threads),
+            files,
         );
         Ok(Session {
             out,
