@@ -5,11 +5,12 @@
 pub const ENGINE_NAME: &str = "gamesearch";
 
 pub mod bench;
+pub mod core;
+pub mod fronts;
 pub mod game;
 pub mod ggf;
 pub mod lines;
 pub mod match_runner;
-pub mod nboard;
 pub mod perft;
 pub mod search;
 pub mod server;

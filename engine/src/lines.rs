@@ -1,9 +1,5 @@
 //! Reading protocol lines with a length limit, so that a client cannot make the engine
-//! buffer an endless line, and with invalid UTF-8 reported instead of fatal. The same
-//! splitting serves the async server ([`LineReader`]) and the blocking NBoard loop
-//! ([`read_line`]).
-
-use std::io::BufRead;
+//! buffer an endless line, and with invalid UTF-8 reported instead of fatal.
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
@@ -105,40 +101,11 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
     }
 }
 
-/// The next line of a blocking reader, as [`LineReader::next`] does it.
-///
-/// # Errors
-/// When reading fails.
-pub fn read_line(input: &mut impl BufRead, max: usize) -> std::io::Result<Option<Line>> {
-    let mut line = LineBuffer::new(max);
-    loop {
-        let available = input.fill_buf()?;
-        if available.is_empty() {
-            return Ok(line.finish());
-        }
-        let (used, ended) = line.take(available);
-        input.consume(used);
-        if ended.is_some() {
-            return Ok(ended);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const MIXED: &[u8] = b"isready\r\nabcdefghijkl\nx\xffy\n\nlast";
-
-    fn expected_mixed() -> Vec<Line> {
-        vec![
-            Line::Text("isready".into()),
-            Line::TooLong,
-            Line::NotUtf8,
-            Line::Text(String::new()),
-            Line::Text("last".into()),
-        ]
-    }
 
     async fn read_all(input: &[u8], max: usize) -> Vec<Line> {
         let mut reader = LineReader::new(tokio::io::BufReader::with_capacity(4, input), max);
@@ -151,17 +118,14 @@ mod tests {
 
     #[tokio::test]
     async fn splits_limits_and_checks_encoding() {
-        assert_eq!(read_all(MIXED, 10).await, expected_mixed());
-    }
-
-    #[test]
-    fn the_blocking_reader_splits_the_same_way() {
-        let mut input = std::io::BufReader::with_capacity(4, MIXED);
-        let mut lines = Vec::new();
-        while let Some(line) = read_line(&mut input, 10).unwrap() {
-            lines.push(line);
-        }
-        assert_eq!(lines, expected_mixed());
+        let expected = vec![
+            Line::Text("isready".into()),
+            Line::TooLong,
+            Line::NotUtf8,
+            Line::Text(String::new()),
+            Line::Text("last".into()),
+        ];
+        assert_eq!(read_all(MIXED, 10).await, expected);
     }
 
     #[tokio::test]

@@ -146,6 +146,49 @@ fn the_same_depth_gives_the_same_move_as_the_native_protocol() {
     assert_eq!(best, format!("bestmove {mv}"));
 }
 
+/// One game, every move chosen at depth 4 by an NBoard session and by a native one, each
+/// keeping its table from move to move: the same moves, scores and node counts.
+#[test]
+fn a_game_through_both_protocols_is_the_same_game() {
+    let mut nboard = started();
+    nboard.send("set game (;GM[Othello]PC[test]BO[8 ---------------------------O*------*O--------------------------- *];)");
+    nboard.send("set depth 4");
+    let mut native = Engine::start(&[]);
+    let mut moves: Vec<String> = Vec::new();
+    for ply in 0..24 {
+        nboard.send("go");
+        let lines = nboard.until("===");
+        let nodes = nodestats(&lines).pop().unwrap();
+        let chosen = lines.last().unwrap()["=== ".len()..].to_string();
+        let mut fields = chosen.split('/');
+        let mv = fields.next().unwrap().to_ascii_lowercase();
+        let score: f64 = fields.next().unwrap().parse().unwrap();
+        native.send(&format!(
+            "position othello8x8 startpos moves {}",
+            moves.join(" ")
+        ));
+        native.send("go depth 4");
+        let lines = native.until("bestmove");
+        let last = &lines[lines.len() - 2];
+        let word = |name: &str| {
+            let words: Vec<&str> = last.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == name).unwrap();
+            words[at + 1].to_string()
+        };
+        let mv = if mv == "pa" { "pass".to_string() } else { mv };
+        assert_eq!(
+            lines.last().unwrap(),
+            &format!("bestmove {mv}"),
+            "ply {ply}"
+        );
+        let native_score: f64 = word("score").parse().unwrap();
+        assert_eq!(native_score, score, "ply {ply}: {last}");
+        assert_eq!(word("nodes"), nodes.to_string(), "ply {ply}: {last}");
+        nboard.send(&format!("move {mv}"));
+        moves.push(mv);
+    }
+}
+
 #[test]
 fn ping_stops_a_search_before_pong() {
     let mut e = started();
@@ -367,4 +410,40 @@ fn hint_64_values_every_move() {
             "B5", "B6", "C4", "C6", "D6", "G3", "G4", "G5", "G6", "G7", "G8"
         ]
     );
+}
+
+/// NBoard mode obeys the server's limits: here the output a frontend may leave unread.
+/// A GUI that sends and never reads ends the session, instead of the engine queueing
+/// without end or blocking on a full pipe forever.
+#[test]
+fn a_frontend_that_never_reads_ends_the_session() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(["--nboard", "--max-output-bytes", "100000"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    // 200,000 pongs (2.6 MB): far more than the limit and a pipe's buffer. An engine that
+    // stops reading would block this writer, not the test.
+    std::thread::spawn(move || {
+        let pings = "ping 123456789\n".repeat(1000);
+        for _ in 0..200 {
+            if input.write_all(pings.as_bytes()).is_err() {
+                return; // the session ended already
+            }
+        }
+    });
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "{status}");
+            break;
+        }
+        if started.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("the engine is still waiting for its output to be read");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }

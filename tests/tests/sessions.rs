@@ -27,7 +27,12 @@ macro_rules! both_transports {
             $(
                 #[test]
                 fn $name() {
-                    let server = e2e_tests::TcpServer::start(&["--table-memory", "512"]);
+                    // Files named by options are the subject of hostile_clients.rs.
+                    let server = e2e_tests::TcpServer::start(&[
+                        "--table-memory",
+                        "512",
+                        "--allow-remote-files",
+                    ]);
                     super::$name(&mut server.connect());
                 }
             )*

@@ -17,8 +17,8 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use std::sync::Arc;
 
+use engine::fronts::Protocol;
 use engine::game::GameId;
-use engine::search::SearchParams;
 use engine::search::eval::{EvalChoice, EvalKind};
 use engine::search::kalah::{DatabaseSource, KalahDatabase};
 use engine::server::{self, FileAccess, ServerConfig};
@@ -212,23 +212,12 @@ fn serve(args: &ServerArgs) -> anyhow::Result<()> {
         .read_until(b'\n', &mut first)
         .context("cannot read stdin")?;
     let nboard_first = String::from_utf8_lossy(&first).split_whitespace().next() == Some("nboard");
-    if args.nboard || nboard_first {
-        let first = String::from_utf8_lossy(&first).trim().to_string();
-        engine::nboard::serve(
-            Some(first).filter(|l| !l.is_empty()),
-            std::io::stdin().lock(),
-            Box::new(std::io::stdout()),
-            args.hash,
-            args.max_line_bytes,
-            SearchParams {
-                evaluator: config.eval.evaluator(),
-                threads: config.threads,
-                ..SearchParams::default()
-            },
-        );
-        return Ok(());
-    }
-    server::serve_stdio(config, first)
+    let protocol = if args.nboard || nboard_first {
+        Protocol::Nboard
+    } else {
+        Protocol::Native
+    };
+    server::serve_stdio(config, first, protocol)
 }
 
 /// The evaluation flags of the commands that search.

@@ -1,20 +1,14 @@
-//! The protocol server: one session per client, on stdin/stdout or over TCP.
+//! The server: carries a front's lines ([`crate::fronts`]) over stdin/stdout or TCP, one
+//! session per client.
 //!
-//! Each session reads lines on the async runtime (tokio), answers what needs no search at
-//! once (`isready`, errors), and hands searches to its own search thread by channel
-//! (see [`worker`]); output from both goes through one queue to the client (see
-//! [`output`]). Every resource a client can make the server hold is bounded by a field of
+//! Each session reads lines on the async runtime (tokio) and gives them to its front,
+//! which answers what needs no search at once (`isready`, errors) and hands searches to
+//! its engine's search thread ([`crate::core`]); output from both goes through one queue
+//! to the client (see [`output`]). Every resource a client can make the server hold is bounded by a field of
 //! [`ServerConfig`]: line length, connections, table memory (all sessions, and one
 //! session), output not yet read, and time a connection may sit idle.
 
-mod file_access;
-mod handshake;
-mod options;
 mod output;
-mod pool;
-mod session;
-pub(crate) mod timing;
-mod worker;
 
 use std::future::Future;
 use std::io::Write as _;
@@ -27,88 +21,37 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-pub use file_access::FileAccess;
+pub use crate::core::{FileAccess, ServerConfig};
 
+use crate::core::{Ending, Shared};
+use crate::fronts::{BadLine, Flow, Front, Lines, Protocol};
 use crate::lines::{Line, LineReader};
-use crate::search::eval::EvalChoice;
-use pool::{TablePool, ThreadBudget};
-use session::{Ending, Flow, Session};
-
-/// Limits and defaults of a server.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ServerConfig {
-    /// Longest accepted input line in bytes; longer lines are refused with an error.
-    pub max_line_bytes: usize,
-    /// Most TCP clients served at once; more are told so and disconnected.
-    pub max_connections: usize,
-    /// Total MiB of transposition tables over all sessions.
-    pub table_memory_mib: usize,
-    /// The largest `Hash` one session may set, in MiB (capped by `table_memory_mib`).
-    pub max_hash_mib: usize,
-    /// A new session's `Hash` in MiB.
-    pub hash_mib: usize,
-    /// Bytes of output a client may leave unread; past that its connection is closed.
-    pub max_output_bytes: usize,
-    /// A TCP connection that sends no complete line for this long while no search runs is
-    /// closed (`None`: never).
-    pub idle_timeout: Option<Duration>,
-    /// The evaluation sessions start with (options `Eval` and `EvalFile`).
-    pub eval: EvalChoice,
-    /// Search threads of all sessions together (option `Threads` asks for a share).
-    pub max_threads: usize,
-    /// A new session's `Threads`.
-    pub threads: usize,
-    /// The files a TCP client's options may name (a client on stdin may name any).
-    pub remote_files: FileAccess,
-}
-
-impl Default for ServerConfig {
-    fn default() -> Self {
-        ServerConfig {
-            max_line_bytes: 65_536,
-            max_connections: 64,
-            table_memory_mib: 4096,
-            max_hash_mib: 1024,
-            hash_mib: 64,
-            max_output_bytes: 16 << 20,
-            idle_timeout: Some(Duration::from_secs(600)),
-            eval: EvalChoice::default(),
-            max_threads: std::thread::available_parallelism().map_or(1, usize::from),
-            threads: 1,
-            remote_files: FileAccess::Under(Vec::new()),
-        }
-    }
-}
-
-/// What every session of a server shares.
-#[derive(Debug)]
-pub(crate) struct Shared {
-    config: ServerConfig,
-    pool: Arc<TablePool>,
-    threads: Arc<ThreadBudget>,
-}
 
 /// How long a TCP session's last output may take to reach a client that stopped reading.
 const LAST_WRITE: Duration = Duration::from_secs(10);
 
-/// Serves one session on stdin/stdout until `quit` or the end of input (a search still
-/// running then is finished first, unless it is `go infinite`). `first` is input already
-/// read from stdin (the first line, read to choose between this protocol and NBoard).
+/// Serves one session of `protocol` on stdin/stdout until `quit` or the end of input (a
+/// search still running then is finished first, unless it is `go infinite`). `first` is
+/// input already read from stdin (the first line, read to choose the protocol).
 ///
 /// # Errors
 /// When the runtime cannot be started.
-pub fn serve_stdio(config: ServerConfig, first: Vec<u8>) -> anyhow::Result<()> {
+pub fn serve_stdio(config: ServerConfig, first: Vec<u8>, protocol: Protocol) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let shared = shared(config);
+    let shared = Shared::new(config);
     runtime.block_on(run_session(
         std::io::Cursor::new(first).chain(tokio::io::stdin()),
         tokio::io::stdout(),
         shared,
-        Ending::Drain,
-        Connection::Stdio,
+        // A native client that closes its input still gets its answer; NBoard's GUI is gone.
+        match protocol {
+            Protocol::Native => Ending::Drain,
+            Protocol::Nboard => Ending::Stop,
+        },
+        Connection::Stdio(protocol),
     ));
     // Tokio reads stdin with a blocking read that cannot be cancelled: do not wait for it.
     runtime.shutdown_background();
@@ -161,7 +104,7 @@ fn serve_listener(listener: std::net::TcpListener, config: ServerConfig) -> anyh
         let listener = TcpListener::from_std(listener)?;
         let connections = Arc::new(Semaphore::new(config.max_connections));
         let max_connections = config.max_connections;
-        let shared = shared(config);
+        let shared = Shared::new(config);
         loop {
             let (stream, peer) = match listener.accept().await {
                 Ok(accepted) => accepted,
@@ -192,18 +135,10 @@ fn serve_listener(listener: std::net::TcpListener, config: ServerConfig) -> anyh
                     connection,
                 )
                 .await;
-                let tables = shared.pool.used_mib();
+                let tables = shared.tables_mib();
                 tracing::info!(%peer, tables_mib = tables, "disconnected");
             });
         }
-    })
-}
-
-fn shared(config: ServerConfig) -> Arc<Shared> {
-    Arc::new(Shared {
-        pool: TablePool::new(config.table_memory_mib),
-        threads: ThreadBudget::new(config.max_threads),
-        config,
     })
 }
 
@@ -228,7 +163,7 @@ async fn refuse(mut stream: tokio::net::TcpStream, limit: usize) {
 
 /// Where a session's client is.
 enum Connection {
-    Stdio,
+    Stdio(Protocol),
     /// A TCP client; the permit is its connection slot, held (never read) until dropped.
     Tcp {
         _slot: OwnedSemaphorePermit,
@@ -245,10 +180,13 @@ async fn run_session<R, W>(
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    let config = &shared.config;
+    let config = shared.config();
     let (out, queue) = output::channel(config.max_output_bytes);
     let mut writer = tokio::spawn(queue.write_to(writer));
-    let tcp = matches!(connection, Connection::Tcp { .. });
+    let (tcp, protocol) = match connection {
+        Connection::Stdio(protocol) => (false, protocol),
+        Connection::Tcp { .. } => (true, Protocol::Native),
+    };
     // A frontend on stdin owns the engine process: it is never idle too long, and its
     // output is written to the end however slowly it reads.
     let (idle_timeout, last_write) = if tcp {
@@ -262,7 +200,8 @@ async fn run_session<R, W>(
     } else {
         FileAccess::Any
     };
-    match Session::new(out.clone(), &shared, files) {
+    let lines: Lines = Arc::new(out.clone());
+    match Front::new(protocol, lines, &shared, files) {
         Ok(mut session) => {
             let mut lines = LineReader::new(BufReader::new(reader), max_line);
             let ending = loop {
@@ -274,7 +213,7 @@ async fn run_session<R, W>(
                         break Ending::Stop;
                     }
                     () = wait_or_never(idle) => {
-                        session.error("idle for too long: closing the connection");
+                        session.closing("idle for too long: closing the connection");
                         break Ending::Stop;
                     }
                 };
@@ -284,10 +223,8 @@ async fn run_session<R, W>(
                             break Ending::Stop;
                         }
                     }
-                    Ok(Some(Line::TooLong)) => {
-                        session.error(format!("line too long: the limit is {max_line} bytes"));
-                    }
-                    Ok(Some(Line::NotUtf8)) => session.error("line is not valid UTF-8"),
+                    Ok(Some(Line::TooLong)) => session.bad_line(BadLine::TooLong(max_line)),
+                    Ok(Some(Line::NotUtf8)) => session.bad_line(BadLine::NotUtf8),
                     Ok(None) => break at_end_of_input,
                     Err(e) => {
                         tracing::debug!(error = %e, "read failed");

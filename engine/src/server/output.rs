@@ -102,6 +102,12 @@ impl Queue {
     }
 }
 
+impl crate::fronts::LineOut for Output {
+    fn send(&self, line: String) {
+        Output::send(self, line);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

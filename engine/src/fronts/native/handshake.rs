@@ -2,8 +2,8 @@
 
 use protocol::{Algorithm, Message, PROTOCOL_VERSION};
 
-use super::options::EngineOptions;
 use crate::ENGINE_NAME;
+use crate::core::EngineOptions;
 use crate::game::kalah::{MAX_PITS, MAX_SEEDS};
 use crate::game::othello::Geometry;
 

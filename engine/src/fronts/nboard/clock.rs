@@ -1,21 +1,19 @@
-//! The game's clock in NBoard mode: a `go` may not use more than its share of the time the
-//! mover has left, read from the record (`TI`, and the seconds each move took).
+//! The game's clock in NBoard mode: the time the mover has left, read from the record
+//! (`TI`, and the seconds each move took), for the engine to share out as it shares a
+//! native `go time`.
 
-use std::time::Duration;
+use protocol::TimeControl;
 
 use crate::game::Game;
 use crate::ggf::GgfGame;
-use crate::server::timing::budget;
 
 /// Kept back from the time left for the reply to reach the GUI and be registered.
 const GUI_MARGIN_MS: u64 = 200;
 
-/// The time the next move may take: what the mover has left (`TI` less the times of its
-/// moves so far, less a margin for the GUI), shared as the native protocol shares a clock
-/// (`go time`): evenly over the moves the mover may still have to make. `None` when the
-/// record has no `TI`.
+/// The mover's clock: `TI` less the times of its moves so far, less a margin for the GUI.
+/// `None` when the record has no `TI`.
 #[must_use]
-pub(super) fn move_budget(game: &GgfGame) -> Option<Duration> {
+pub(super) fn mover_clock(game: &GgfGame) -> Option<TimeControl> {
     let total = parse_time(game.property("TI")?)?;
     let end = game.final_position();
     let mover = end.side_to_move();
@@ -29,8 +27,10 @@ pub(super) fn move_budget(game: &GgfGame) -> Option<Duration> {
     }
     // Whole milliseconds; `as` saturates a huge or negative value into range.
     let left_ms = ((total - used) * 1000.0).max(0.0) as u64;
-    let moves_left = u64::from(end.empties().unwrap_or(60)).div_ceil(2);
-    Some(budget(left_ms.saturating_sub(GUI_MARGIN_MS), 0, moves_left))
+    Some(TimeControl {
+        time: left_ms.saturating_sub(GUI_MARGIN_MS),
+        inc: None,
+    })
 }
 
 /// Seconds of a GGF time: `s`, `m:s` or `h:m:s` (each part a number), before any `/`
@@ -67,23 +67,21 @@ mod tests {
     }
 
     #[test]
-    fn the_budget_shares_what_the_mover_has_left() {
+    fn the_clock_is_what_the_mover_has_left() {
         let game: GgfGame = "(;GM[Othello]TI[1:00]BO[8 ---------------------------O*------*O--------------------------- *]B[F5//10]W[F6//20]B[D3//5];)"
             .parse()
             .unwrap();
-        // White to move: 60 s less its 20 s and the margin, over 29 moves (57 empties).
-        assert_eq!(
-            move_budget(&game),
-            Some(budget(40_000 - GUI_MARGIN_MS, 0, 29))
-        );
+        // White to move: 60 s less its 20 s and the margin.
+        let left = |time| Some(TimeControl { time, inc: None });
+        assert_eq!(mover_clock(&game), left(40_000 - GUI_MARGIN_MS));
         let untimed: GgfGame = "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *];)"
             .parse()
             .unwrap();
-        assert_eq!(move_budget(&untimed), None);
-        // Black has used more than its five seconds: the least budget.
+        assert_eq!(mover_clock(&untimed), None);
+        // Black has used more than its five seconds: none left.
         let flagged: GgfGame = "(;GM[Othello]TI[0:05]BO[8 ---------------------------O*------*O--------------------------- *]B[F5//10]W[F6//1];)"
             .parse()
             .unwrap();
-        assert_eq!(move_budget(&flagged), Some(Duration::from_millis(1)));
+        assert_eq!(mover_clock(&flagged), left(0));
     }
 }

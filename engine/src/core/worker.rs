@@ -1,19 +1,20 @@
-//! The search thread of a session: it owns the transposition table, runs one search at a
-//! time and writes its `info` and `bestmove` lines. A search comes by crossbeam channel
-//! (at most one is ever queued: the session refuses `go` while one runs); clearing the
-//! table is a flag, so that any number of `newgame`s costs one clear and never delays a
-//! `stop`.
+//! The search thread of an engine: it owns the transposition table, runs one request at a
+//! time and reports it as [`Event`]s. A request comes by crossbeam channel (at most one is
+//! ever queued: the engine refuses `go` while one runs); clearing the table is a flag, so
+//! that any number of `newgame`s costs one clear, made a MiB at a time so that it never
+//! delays a `stop`.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender};
-use protocol::{BestMove, Depth, Info, Message, PassInfo};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+use protocol::{BestMove, Depth, Go, Info, PassInfo};
 use tokio::sync::watch;
 
-use super::output::Output;
+use super::events::{Event, EventSink};
+use super::plan;
 use super::pool::{Reservation, ThreadLease};
 use crate::game::AnyPosition;
 use crate::search::kalah::{DatabaseSource, KalahDatabase};
@@ -23,18 +24,23 @@ use crate::search::{
 };
 use crate::with_position;
 
-/// One search to run.
-#[derive(Debug)]
+/// One request to run.
 pub(crate) struct SearchJob {
-    pub(crate) position: AnyPosition,
+    /// The position to search; or with `game`, every position of a game, valued from the
+    /// last back to the first (later positions fill the table first).
+    pub(crate) positions: Vec<AnyPosition>,
+    pub(crate) game: bool,
+    /// Send [`Event::Progress`] this often.
+    pub(crate) progress: Option<Duration>,
+    pub(crate) events: Arc<dyn EventSink>,
     pub(crate) params: SearchParams,
-    /// Its stop flag is the one the session sets.
-    pub(crate) limits: Limits,
-    pub(crate) id: Option<String>,
+    /// The request's limits, goal, multi-PV and id (`go infinite` holds its end until
+    /// stopped).
+    pub(crate) go: Go,
+    /// Set by the engine to stop it.
+    pub(crate) stop: Arc<AtomicBool>,
     pub(crate) hash_mib: usize,
     pub(crate) pass_info: bool,
-    /// `go infinite`: hold `bestmove` until stopped.
-    pub(crate) hold: bool,
     /// The search threads it holds of the server's budget, until it ends (they override
     /// `params.threads`).
     pub(crate) threads: ThreadLease,
@@ -71,7 +77,7 @@ pub(crate) struct Worker {
 
 impl Worker {
     /// Starts the thread; its tables are counted in `reservation`.
-    pub(crate) fn spawn(out: Output, reservation: Arc<Reservation>) -> std::io::Result<Worker> {
+    pub(crate) fn spawn(reservation: Arc<Reservation>) -> std::io::Result<Worker> {
         let (jobs, rx) = crossbeam_channel::bounded(1);
         let (done, finished) = watch::channel(0);
         let shared = Arc::new(Shared {
@@ -85,7 +91,6 @@ impl Worker {
             .spawn(move || {
                 let mut worker = SearchThread {
                     shared: thread_shared,
-                    out,
                     done,
                     reservation,
                     table: None,
@@ -111,7 +116,7 @@ impl Worker {
     }
 
     pub(crate) fn search(&mut self, job: SearchJob) {
-        self.stop.clone_from(&job.limits.stop);
+        self.stop = Some(Arc::clone(&job.stop));
         if let Some(jobs) = &self.jobs {
             // Fails only if the thread died; the session notices in `wait_for`.
             let _ = jobs.send(job);
@@ -181,7 +186,6 @@ impl Drop for Worker {
 /// The search thread's state.
 struct SearchThread {
     shared: Arc<Shared>,
-    out: Output,
     done: watch::Sender<u64>,
     reservation: Arc<Reservation>,
     table: Option<(usize, TranspositionTable)>,
@@ -189,25 +193,27 @@ struct SearchThread {
 
 impl SearchThread {
     fn run(&mut self, jobs: &Receiver<SearchJob>) {
-        while let Ok(job) = jobs.recv() {
-            let out = self.out.clone();
-            let tt = self.table_for(job.hash_mib, job.limits.stop.as_deref());
-            let mut job = job;
-            job.params.kalah_db = kalah_database(&job, &out);
-            let (info, best) = with_position!(job.position, p => run_search(&p, tt, &job, &out));
+        while let Ok(mut job) = jobs.recv() {
+            let tt = self.table_for(job.hash_mib, &job.stop);
+            job.params.kalah_db = kalah_database(&job);
+            let (info, best) = run_with_progress(tt, &job);
             // The threads go back before the result is out: a client that reads this
             // `bestmove` and starts another search finds them free.
             drop(job.threads);
-            self.out.send(Message::Info(info).to_string());
-            if job.hold {
-                self.hold_until_stopped(job.limits.stop.as_deref());
+            if job.go.infinite {
+                self.hold_until_stopped(&job.stop);
             }
+            let stopped = job.stop.load(Ordering::Relaxed);
             let mut finished = self
                 .shared
                 .finished
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
-            self.out.send(Message::BestMove(best).to_string());
+            job.events.send(Event::Done {
+                info,
+                best,
+                stopped,
+            });
             *finished += 1;
             self.done.send_replace(*finished);
         }
@@ -217,8 +223,8 @@ impl SearchThread {
     /// size is freed before the new one is made, and only then is the reservation shrunk.
     /// Making or clearing a large table takes a good part of a second: a `stop` meanwhile
     /// leaves the clear for the next search (any table does for a stopped search).
-    fn table_for(&mut self, mib: usize, stop: Option<&AtomicBool>) -> &mut TranspositionTable {
-        let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    fn table_for(&mut self, mib: usize, stop: &AtomicBool) -> &mut TranspositionTable {
+        let stopped = || stop.load(Ordering::Relaxed);
         if self.table.as_ref().is_some_and(|(size, _)| *size != mib) {
             self.table = None;
         }
@@ -244,28 +250,20 @@ impl SearchThread {
     }
 
     /// Waits for the stop flag (or the end of the session); other wake-ups are ignored.
-    fn hold_until_stopped(&self, stop: Option<&AtomicBool>) {
-        while !stop.is_some_and(|s| s.load(Ordering::Relaxed))
-            && !self.shared.closing.load(Ordering::Relaxed)
-        {
+    fn hold_until_stopped(&self, stop: &AtomicBool) {
+        while !stop.load(Ordering::Relaxed) && !self.shared.closing.load(Ordering::Relaxed) {
             std::thread::park();
         }
     }
 }
 
 /// The Kalah database of a Kalah search, if the option names one; when it cannot be had,
-/// an `info string` says why and the search goes on without.
-fn kalah_database(job: &SearchJob, out: &Output) -> Option<Arc<KalahDatabase>> {
-    let AnyPosition::Kalah(position) = &job.position else {
+/// a note says why and the search goes on without.
+fn kalah_database(job: &SearchJob) -> Option<Arc<KalahDatabase>> {
+    let Some(AnyPosition::Kalah(position)) = job.positions.first() else {
         return None;
     };
-    let say = |text: String| {
-        let info = Info {
-            string: Some(text),
-            ..job.info()
-        };
-        out.send(Message::Info(info).to_string());
-    };
+    let say = |text: String| job.events.send(Event::Note(job.note(text)));
     job.kalah_db
         .obtain(
             position.rules(),
@@ -274,7 +272,7 @@ fn kalah_database(job: &SearchJob, out: &Output) -> Option<Arc<KalahDatabase>> {
                     say(format!("KalahDatabase: boards of {seeds} seeds built"));
                 }
             },
-            job.limits.stop.as_deref(),
+            Some(&job.stop),
         )
         .unwrap_or_else(|e| {
             say(format!(
@@ -285,14 +283,103 @@ fn kalah_database(job: &SearchJob, out: &Output) -> Option<Arc<KalahDatabase>> {
         })
 }
 
-/// Runs the search, sending a line per iteration (and per MTD(f) pass if asked); returns
-/// the final `info` and the `bestmove`.
+/// Runs the job's searches, with [`Event::Progress`] every `job.progress` while they run
+/// (the nodes of all the job's searches so far); returns the final line and move.
+fn run_with_progress(tt: &mut TranspositionTable, job: &SearchJob) -> (Info, BestMove) {
+    let Some(every) = job.progress else {
+        return run_job(tt, job, None);
+    };
+    let nodes = Progress::default();
+    let (done, finished) = crossbeam_channel::bounded::<()>(0);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut shown = 0;
+            while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(every) {
+                // Never backwards, even read between two searches of a game.
+                shown = nodes.total().max(shown);
+                job.events.send(Event::Progress {
+                    nodes: shown,
+                    elapsed: started.elapsed(),
+                });
+            }
+        });
+        let result = run_job(tt, job, Some(&nodes));
+        drop(done);
+        result
+    })
+}
+
+/// The nodes of a job so far: those of its finished searches, and the running one's.
+#[derive(Debug, Default)]
+struct Progress {
+    finished: AtomicU64,
+    running: Arc<AtomicU64>,
+}
+
+impl Progress {
+    fn total(&self) -> u64 {
+        self.finished.load(Ordering::Relaxed) + self.running.load(Ordering::Relaxed)
+    }
+
+    fn search_ended(&self, nodes: u64) {
+        self.running.store(0, Ordering::Relaxed);
+        self.finished.fetch_add(nodes, Ordering::Relaxed);
+    }
+}
+
+/// The job's searches: its one position, or a game's positions from the last back.
+fn run_job(
+    tt: &mut TranspositionTable,
+    job: &SearchJob,
+    progress: Option<&Progress>,
+) -> (Info, BestMove) {
+    let mut last = (
+        job.info(),
+        BestMove {
+            mv: None,
+            id: job.go.id.clone(),
+        },
+    );
+    for (index, position) in job.positions.iter().enumerate().rev() {
+        if job.game {
+            if job.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            if position.is_terminal() {
+                let score = position.final_score();
+                job.events.send(Event::Valued { index, score });
+                continue;
+            }
+        }
+        let limits = Limits {
+            progress: progress.map(|p| Arc::clone(&p.running)),
+            ..plan::limits(&job.go, position, &job.stop)
+        };
+        let (info, best, stopped) = with_position!(position, p => run_search(p, tt, job, &limits));
+        if let Some(progress) = progress {
+            progress.search_ended(info.nodes.unwrap_or(0));
+        }
+        if job.game {
+            if stopped {
+                break;
+            }
+            let score = info.score.map_or(0, |s| s.value);
+            job.events.send(Event::Valued { index, score });
+        }
+        last = (info, best);
+    }
+    last
+}
+
+/// Runs one search, sending an event per iteration (and per MTD(f) pass if asked);
+/// returns the final line, the move, and whether it was stopped.
 fn run_search<G: Searchable>(
     position: &G,
     tt: &mut TranspositionTable,
     job: &SearchJob,
-    out: &Output,
-) -> (Info, BestMove) {
+    limits: &Limits,
+) -> (Info, BestMove, bool) {
     // MTD(f) starts from an unbounded interval; say "unbounded" in the game's own terms.
     let max = position.max_score();
     let mut done = SearchStats::default();
@@ -323,7 +410,7 @@ fn run_search<G: Searchable>(
                     time: Some(millis(time)),
                     ..job.info()
                 };
-                out.send(Message::Info(info).to_string());
+                job.events.send(Event::Pass(info));
             }
         }
         Report::Iteration(it) => {
@@ -331,41 +418,50 @@ fn run_search<G: Searchable>(
             passes = 0;
             pass_nodes = 0;
             let info = iteration_info(job, it, &done);
-            if job.limits.multipv > 1 {
+            let lines = if limits.multipv > 1 {
                 // One line per ranked move: the best, then the others in order.
-                for (rank, (_, score, pv)) in (1..).zip(it.ranked()) {
-                    let line = Info {
+                (1..)
+                    .zip(it.ranked())
+                    .map(|(rank, (_, score, pv))| Info {
                         multipv: Some(rank),
                         score: Some(score_of(score)),
                         pv: pv.iter().map(ToString::to_string).collect(),
                         ..info.clone()
-                    };
-                    out.send(Message::Info(line).to_string());
-                }
+                    })
+                    .collect()
             } else {
-                out.send(Message::Info(info).to_string());
-            }
+                vec![info]
+            };
+            job.events.send(Event::Iteration(lines));
         }
     };
     let params = SearchParams {
         threads: job.threads.threads(),
         ..job.params.clone()
     };
-    let result = search::search(position, tt, &params, &job.limits, &mut report);
+    let result = search::search(position, tt, &params, limits, &mut report);
     let info = final_info(job, &result, tt.hashfull());
     let best = BestMove {
         mv: result.best_move.map(|m| m.to_string()),
-        id: job.id.clone(),
+        id: job.go.id.clone(),
     };
-    (info, best)
+    (info, best, result.stopped)
 }
 
 impl SearchJob {
     /// An `info` with only this search's id.
     fn info(&self) -> Info {
         Info {
-            id: self.id.clone(),
+            id: self.go.id.clone(),
             ..Info::default()
+        }
+    }
+
+    /// An `info string` of this search.
+    pub(crate) fn note(&self, text: String) -> Info {
+        Info {
+            string: Some(text),
+            ..self.info()
         }
     }
 }
@@ -437,9 +533,15 @@ pub(crate) fn stop_flag() -> Arc<AtomicBool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::pool::{TablePool, ThreadBudget};
     use crate::game::{GameId, Start};
-    use crate::server::output;
-    use crate::server::pool::{TablePool, ThreadBudget};
+
+    /// Events nobody reads.
+    struct Nowhere;
+
+    impl EventSink for Nowhere {
+        fn send(&self, _: Event) {}
+    }
 
     /// What a panic in a session does to its worker: the handle is dropped mid-search.
     #[test]
@@ -448,8 +550,7 @@ mod tests {
         let threads = ThreadBudget::new(3);
         let reservation = pool.reservation();
         reservation.grow_to(8).unwrap();
-        let (out, _queue) = output::channel(1 << 20);
-        let mut worker = Worker::spawn(out, Arc::clone(&reservation)).unwrap();
+        let mut worker = Worker::spawn(Arc::clone(&reservation)).unwrap();
         drop(reservation);
         let position: AnyPosition = "othello8x8"
             .parse::<GameId>()
@@ -458,17 +559,18 @@ mod tests {
             .unwrap();
         let stop = stop_flag();
         worker.search(SearchJob {
-            position,
+            positions: vec![position],
+            game: false,
+            progress: None,
+            events: Arc::new(Nowhere),
             params: SearchParams::default(),
-            limits: Limits {
+            go: Go {
                 infinite: true,
-                stop: Some(Arc::clone(&stop)),
-                ..Limits::default()
+                ..Go::default()
             },
-            id: None,
+            stop: Arc::clone(&stop),
             hash_mib: 8,
             pass_info: false,
-            hold: true,
             threads: threads.lease(2),
             kalah_db: DatabaseSource::None,
         });

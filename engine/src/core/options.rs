@@ -15,7 +15,7 @@ pub(crate) const BUILTIN_WEIGHTS: &str = "<builtin>";
 
 /// A session's option values.
 #[derive(Clone, Debug)]
-pub(crate) struct EngineOptions {
+pub struct EngineOptions {
     /// Transposition table size in MiB.
     pub(crate) hash_mib: usize,
     /// Search depth and solver thresholds.
@@ -37,11 +37,14 @@ pub(crate) struct EngineOptions {
     files: FileAccess,
 }
 
-/// A `setoption` that cannot be applied.
+/// A `setoption` that cannot be applied; each names the option and the value refused.
 #[derive(Debug, Error, PartialEq, Eq)]
-pub(crate) enum OptionError {
+#[allow(missing_docs)] // the fields are what the messages say
+pub enum OptionError {
+    /// No option of that name.
     #[error("unknown option '{name}' (options: {known})")]
     Unknown { name: String, known: String },
+    /// A number outside the option's range, or not a number.
     #[error("option {name}: '{value}' is not a whole number in {min}..={max}")]
     OutOfRange {
         name: &'static str,
@@ -49,14 +52,17 @@ pub(crate) enum OptionError {
         min: i64,
         max: i64,
     },
+    /// A check option's value other than `true` or `false`.
     #[error("option {name}: '{value}' is not true or false")]
     NotABool { name: &'static str, value: String },
+    /// A combo option's value not among its choices.
     #[error("option {name}: '{value}' is not one of {values}")]
     NotOneOf {
         name: &'static str,
         value: String,
         values: String,
     },
+    /// A file or database that cannot be used.
     #[error("option {name}: {reason}")]
     Unusable { name: &'static str, reason: String },
 }
@@ -149,7 +155,7 @@ impl EngineOptions {
     }
 
     /// Every option, for the handshake. Defaults are those the session started with.
-    pub(crate) fn specs(&self) -> Vec<OptionSpec> {
+    pub fn specs(&self) -> Vec<OptionSpec> {
         NAMES
             .iter()
             .map(|&name| OptionSpec {

@@ -19,7 +19,7 @@ pub(crate) struct TablePool {
     "table memory exhausted: Hash {wanted} MiB needs more than the {available} MiB left \
      of the server's {limit} MiB; set a smaller Hash"
 )]
-pub(crate) struct PoolExhausted {
+pub struct PoolExhausted {
     wanted: usize,
     available: usize,
     limit: usize,

@@ -1,0 +1,243 @@
+//! One client's engine: its options, position and search. Requests are handled in the
+//! order the front makes them; the search runs on the engine's [`Worker`] thread.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use protocol::{Go, Info};
+use thiserror::Error;
+
+use super::Shared;
+use super::events::{Event, EventSink};
+use super::file_access::FileAccess;
+use super::options::{EngineOptions, OptionError};
+use super::pool::{PoolExhausted, Reservation, ThreadBudget};
+use super::worker::{SearchJob, Worker, stop_flag};
+use crate::game::AnyPosition;
+use crate::search::{Algorithm, SearchParams};
+
+/// How an engine ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// `quit`, or the client is gone: stop the search at once.
+    Stop,
+    /// End of piped input: let a search with an end finish and report it.
+    Drain,
+}
+
+/// A search to run: the `go` as the protocol types it, and what a front may add.
+#[derive(Clone, Debug, Default)]
+pub struct Request {
+    /// Limits, goal, algorithm, multi-PV and id.
+    pub go: Go,
+    /// Send [`Event::Progress`] this often while it runs.
+    pub progress: Option<Duration>,
+    /// Value every position of this game, from the last back to the first
+    /// ([`Event::Valued`] for each), instead of searching the engine's position.
+    pub game: Option<Vec<AnyPosition>>,
+}
+
+impl From<Go> for Request {
+    fn from(go: Go) -> Request {
+        Request {
+            go,
+            ..Request::default()
+        }
+    }
+}
+
+/// A `go` that cannot start.
+#[derive(Debug, Error)]
+pub enum GoError {
+    /// A search runs already.
+    #[error("busy: a search is running; send stop first")]
+    Busy,
+    /// No position was set.
+    #[error("no position: send position first")]
+    NoPosition,
+    /// The table of the `Hash` asked for does not fit in what is left of the pool.
+    #[error(transparent)]
+    Memory(#[from] PoolExhausted),
+}
+
+/// One client's engine.
+pub struct Engine {
+    events: Arc<dyn EventSink>,
+    options: EngineOptions,
+    position: Option<AnyPosition>,
+    worker: Worker,
+    /// Searches started; the worker counts those finished.
+    started: u64,
+    /// The latest search is `go infinite` (it holds its end until stopped).
+    infinite: bool,
+    reservation: Arc<Reservation>,
+    /// The process's search threads, leased to each search.
+    threads: Arc<ThreadBudget>,
+}
+
+impl Engine {
+    /// An engine of `shared`'s process whose options may name `files`, reporting to
+    /// `events`.
+    ///
+    /// # Errors
+    /// When its search thread cannot be started.
+    pub fn new(
+        shared: &Shared,
+        files: FileAccess,
+        events: Arc<dyn EventSink>,
+    ) -> std::io::Result<Engine> {
+        let reservation = shared.pool.reservation();
+        let worker = Worker::spawn(Arc::clone(&reservation))?;
+        let config = &shared.config;
+        let options = EngineOptions::new(
+            config.hash_mib,
+            config.max_hash_mib.min(shared.pool.limit_mib()),
+            config.eval.clone(),
+            (config.threads, config.max_threads),
+            files,
+        );
+        Ok(Engine {
+            events,
+            options,
+            position: None,
+            worker,
+            started: 0,
+            infinite: false,
+            reservation,
+            threads: Arc::clone(&shared.threads),
+        })
+    }
+
+    /// The options and their values.
+    #[must_use]
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// Sets an option for the next search (one running goes on as it started).
+    ///
+    /// # Errors
+    /// An unknown option or a value it cannot take; the option is unchanged.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+        self.options.set(name, value)
+    }
+
+    /// The position the next `go` searches.
+    #[must_use]
+    pub fn position(&self) -> Option<&AnyPosition> {
+        self.position.as_ref()
+    }
+
+    /// Stops a running search (its end reported first), then takes `position`.
+    pub async fn set_position(&mut self, position: AnyPosition) {
+        self.stop().await;
+        self.position = Some(position);
+    }
+
+    /// True while a search runs (until its [`Event::Done`] is sent).
+    #[must_use]
+    pub fn searching(&self) -> bool {
+        self.worker.finished() < self.started
+    }
+
+    /// Resolves once the engine's search (if any) has ended and `after` more has passed.
+    /// A front makes a new one after every line, so any line resets it.
+    pub fn idle(&self, after: Duration) -> impl Future<Output = ()> + use<> {
+        let mut progress = self.worker.progress();
+        let started = self.started;
+        async move {
+            // An error means the search thread is gone: nothing runs.
+            let _ = progress.wait_for(|&n| n >= started).await;
+            tokio::time::sleep(after).await;
+        }
+    }
+
+    /// Starts a search of the position (or of a game's positions).
+    ///
+    /// # Errors
+    /// When one runs already, there is no position, or its table does not fit.
+    pub fn go(&mut self, request: Request) -> Result<(), GoError> {
+        if self.searching() {
+            return Err(GoError::Busy);
+        }
+        let (positions, game) = match (request.game, self.position) {
+            (Some(game), _) if !game.is_empty() => (game, true),
+            (_, Some(position)) => (vec![position], false),
+            (_, None) => return Err(GoError::NoPosition),
+        };
+        self.reservation.grow_to(self.options.hash_mib)?;
+        let go = request.go;
+        let threads = self.threads.lease(self.options.threads);
+        if threads.threads() < self.options.threads {
+            self.events.send(Event::Note(Info {
+                id: go.id.clone(),
+                string: Some(format!(
+                    "Threads {} asked, {} available of the server's {} (--max-threads): searching with {}",
+                    self.options.threads,
+                    threads.threads(),
+                    self.threads.limit(),
+                    threads.threads()
+                )),
+                ..Info::default()
+            }));
+        }
+        let params = SearchParams {
+            algorithm: go.algorithm.map_or(Algorithm::Mtdf, algorithm),
+            thresholds: self.options.thresholds,
+            evaluator: self.options.evaluator(),
+            ..SearchParams::default()
+        };
+        self.started += 1;
+        self.infinite = go.infinite;
+        self.worker.search(SearchJob {
+            game,
+            positions,
+            progress: request.progress,
+            events: Arc::clone(&self.events),
+            params,
+            stop: stop_flag(),
+            hash_mib: self.options.hash_mib,
+            pass_info: self.options.pass_info,
+            go,
+            threads,
+            kalah_db: self.options.kalah_db.clone(),
+        });
+        Ok(())
+    }
+
+    /// Stops the search, if any, and waits until its end has been reported.
+    pub async fn stop(&mut self) {
+        self.worker.stop();
+        self.worker.wait_for(self.started).await;
+    }
+
+    /// Stops the search, forgets the position, and clears the table before the next one.
+    pub async fn new_game(&mut self) {
+        self.stop().await;
+        self.worker.clear_table();
+        self.position = None;
+    }
+
+    /// Ends the engine: stops (or with [`Ending::Drain`] awaits) the search, then ends the
+    /// search thread, which frees the table; then the reservation is returned.
+    pub async fn finish(mut self, ending: Ending) {
+        if ending == Ending::Stop || self.infinite {
+            self.stop().await;
+        } else {
+            self.worker.wait_for(self.started).await;
+        }
+        self.worker.shut_down().await;
+    }
+}
+
+/// The search algorithm a protocol name stands for.
+fn algorithm(name: protocol::Algorithm) -> Algorithm {
+    match name {
+        protocol::Algorithm::Negamax => Algorithm::Negamax,
+        protocol::Algorithm::AlphaBeta => Algorithm::AlphaBeta,
+        protocol::Algorithm::NegaAlpha => Algorithm::NegaAlpha,
+        protocol::Algorithm::NegaScout => Algorithm::NegaScout,
+        protocol::Algorithm::Mtdf => Algorithm::Mtdf,
+    }
+}

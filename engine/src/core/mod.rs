@@ -1,0 +1,62 @@
+//! The engine core: what every front drives. A front (the native protocol on stdin and
+//! TCP in [`crate::server`], NBoard mode in [`crate::nboard`]) only translates its text
+//! into the core's requests and the core's [`Event`]s into its text; it starts no thread
+//! and holds no table.
+//!
+//! An [`Engine`] is one client's engine: its position, options, a table reserved from the
+//! process's [`Shared`] pool, threads leased from its budget for each search, the search
+//! thread ([`worker`]), and the choice of how to search (heuristic, exact or win/loss/draw;
+//! within a depth, nodes, a time or a clock, [`timing`]).
+
+mod config;
+mod engine;
+mod events;
+mod file_access;
+mod options;
+mod plan;
+mod pool;
+mod timing;
+mod worker;
+
+use std::sync::Arc;
+
+pub use config::ServerConfig;
+pub use engine::{Ending, Engine, GoError, Request};
+pub use events::{Event, EventSink};
+pub use file_access::{FileAccess, NotAllowed};
+pub use options::{EngineOptions, OptionError};
+
+use pool::{TablePool, ThreadBudget};
+
+/// What every engine of one process shares and may not exceed together: the memory of
+/// the tables and the search threads, within the limits of a [`ServerConfig`].
+#[derive(Debug)]
+pub struct Shared {
+    config: ServerConfig,
+    pool: Arc<TablePool>,
+    threads: Arc<ThreadBudget>,
+}
+
+impl Shared {
+    /// The shared state of a process serving with `config`.
+    #[must_use]
+    pub fn new(config: ServerConfig) -> Arc<Shared> {
+        Arc::new(Shared {
+            pool: TablePool::new(config.table_memory_mib),
+            threads: ThreadBudget::new(config.max_threads),
+            config,
+        })
+    }
+
+    /// The limits.
+    #[must_use]
+    pub fn config(&self) -> &ServerConfig {
+        &self.config
+    }
+
+    /// MiB of table memory reserved by all engines now.
+    #[must_use]
+    pub fn tables_mib(&self) -> usize {
+        self.pool.used_mib()
+    }
+}

@@ -1,0 +1,48 @@
+//! How a `go` searches a position: the goal (heuristic, exact or win/loss/draw), the depth,
+//! and the time, from its limits or its clock. Decided here only.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use protocol::Go;
+
+use super::timing;
+use crate::game::AnyPosition;
+use crate::search::{Goal, Limits};
+
+/// The limits of `go` on `position`, stopped by `stop`. A depth at least the empty squares
+/// left solves instead.
+pub(crate) fn limits(go: &Go, position: &AnyPosition, stop: &Arc<AtomicBool>) -> Limits {
+    let solve_within_depth = match (go.depth, go.goal) {
+        (Some(depth), None) => Limits::depth_or_solve(depth, position.empties()),
+        _ => Limits::default(),
+    };
+    Limits {
+        goal: match go.goal {
+            Some(protocol::Goal::Solve) => Goal::Exact,
+            Some(protocol::Goal::Wld) => Goal::WinLossDraw,
+            None => solve_within_depth.goal,
+        },
+        depth: if go.goal.is_none() {
+            solve_within_depth.depth
+        } else {
+            None
+        },
+        nodes: go.nodes,
+        movetime: go.movetime.map(Duration::from_millis).or_else(|| {
+            go.time.map(|tc| {
+                let left = timing::moves_left(position);
+                timing::budget(tc.time, tc.inc.unwrap_or(0), left)
+            })
+        }),
+        infinite: go.infinite,
+        multipv: match go.multipv {
+            None => 1,
+            Some(protocol::MultiPv::Best(k)) => usize::try_from(k).unwrap_or(usize::MAX),
+            Some(protocol::MultiPv::All) => usize::MAX,
+        },
+        stop: Some(Arc::clone(stop)),
+        progress: None,
+    }
+}
