@@ -12,7 +12,7 @@ fn check(entry: &SuitePosition, tt: &mut TranspositionTable) {
     let result = solve_exact(&entry.position, tt);
     let expected = entry.score.expect("the file gives a score");
     assert_eq!(result.score.value, expected, "#{}", entry.id);
-    assert_eq!(result.score.proof, Proof::Exact, "#{}", entry.id);
+    assert_eq!(result.score.proof, Proof::Solved, "#{}", entry.id);
     let best = result.best_move.expect("a move");
     if !entry.best_moves.is_empty() {
         assert!(

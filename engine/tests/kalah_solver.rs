@@ -161,11 +161,11 @@ fn solve_with(
         ..SearchParams::default()
     };
     let limits = Limits {
-        goal: Goal::Exact,
+        goal: Goal::Solve,
         ..Limits::default()
     };
     let result = search(position, &mut tt, &params, &limits, &mut |_| {});
-    assert_eq!(result.score.proof, Proof::Exact, "{position}");
+    assert_eq!(result.score.proof, Proof::Solved, "{position}");
     (result.score.value, result.best_move.map(|m| m.number()))
 }
 
@@ -256,7 +256,7 @@ fn heuristic_searches_read_the_database_as_exact() {
         });
         if children_covered {
             assert_eq!(result.score.value, plain.value(&position), "{position}");
-            assert_eq!(result.score.proof, Proof::Exact, "{position}");
+            assert_eq!(result.score.proof, Proof::Solved, "{position}");
             checked += 1;
         }
     }

@@ -236,7 +236,7 @@ fn multipv_solves_value_every_move_exactly() {
         for _ in 0..100 {
             let position = random_position(start, &mut rng, 50..58);
             let limits = Limits {
-                goal: Goal::Exact,
+                goal: Goal::Solve,
                 multipv: usize::MAX,
                 ..Limits::default()
             };
@@ -268,7 +268,7 @@ fn parallel_searches_return_the_single_thread_value() {
                 threads,
                 ..SearchParams::default()
             };
-            for goal in [Goal::Exact, Goal::WinLossDraw] {
+            for goal in [Goal::Solve, Goal::Wld] {
                 let limits = Limits {
                     goal,
                     ..Limits::default()
@@ -281,7 +281,7 @@ fn parallel_searches_return_the_single_thread_value() {
                 assert_eq!(many.score, one.score, "{what}");
                 let mv = many.best_move.expect("a move");
                 assert!(position.is_legal(mv), "{what}");
-                if goal == Goal::Exact {
+                if goal == Goal::Solve {
                     // The move is a best one: its child's single-thread value.
                     let child = position.play(mv);
                     tt.clear();

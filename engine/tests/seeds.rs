@@ -169,7 +169,7 @@ fn solve_all_ways<G: Searchable>(position: &G, expected: i32, with_negamax: bool
             ..SearchParams::default()
         };
         let limits = Limits {
-            goal: Goal::Exact,
+            goal: Goal::Solve,
             ..Limits::default()
         };
         let result = search(position, &mut tt, &params, &limits, &mut |_| {});
@@ -177,7 +177,7 @@ fn solve_all_ways<G: Searchable>(position: &G, expected: i32, with_negamax: bool
         assert_eq!(result.score.value, expected, "{what}");
         assert_eq!(
             (result.score.bound, result.score.proof),
-            (Bound::Exact, Proof::Exact),
+            (Bound::Exact, Proof::Solved),
             "{what}"
         );
         assert_eq!(result.pv.first().copied(), result.best_move, "{what}");
@@ -251,7 +251,7 @@ fn kalah_value(id: &str) -> i32 {
     let rules: KalahRules = id.parse().unwrap();
     let mut tt = TranspositionTable::new(256);
     let limits = Limits {
-        goal: Goal::Exact,
+        goal: Goal::Solve,
         ..Limits::default()
     };
     let result = search(
@@ -261,7 +261,7 @@ fn kalah_value(id: &str) -> i32 {
         &limits,
         &mut |_| {},
     );
-    assert_eq!(result.score.proof, Proof::Exact, "{id}");
+    assert_eq!(result.score.proof, Proof::Solved, "{id}");
     result.score.value
 }
 
@@ -304,11 +304,11 @@ fn a_win_found_at_the_root_keeps_its_move_and_pv() {
             ..SearchParams::default()
         };
         let limits = Limits {
-            goal: Goal::WinLossDraw,
+            goal: Goal::Wld,
             ..Limits::default()
         };
         let result = search(&position, &mut tt, &params, &limits, &mut |_| {});
-        assert_eq!(result.score.proof, Proof::WinLossDraw, "{algorithm}");
+        assert_eq!(result.score.proof, Proof::Wld, "{algorithm}");
         assert!(
             result.score.value >= 1 && result.score.bound != Bound::Upper,
             "{algorithm}: {:?}",

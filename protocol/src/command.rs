@@ -76,7 +76,7 @@ impl PositionStart {
 }
 
 /// The search algorithms.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Algorithm {
     /// Plain negamax.
     Negamax,
@@ -87,6 +87,7 @@ pub enum Algorithm {
     /// NegaScout.
     NegaScout,
     /// MTD(f), the default.
+    #[default]
     Mtdf,
 }
 
@@ -136,8 +137,12 @@ impl FromStr for Algorithm {
 }
 
 /// What a search must establish beyond a best move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Goal {
+    /// No word: a value from the evaluation, within the search's limits (or the game's
+    /// end, where the engine's settings solve).
+    #[default]
+    Heuristic,
     /// `solve`: the exact final score.
     Solve,
     /// `wld`: whether the side to move wins, draws or loses.
@@ -167,8 +172,8 @@ pub struct Go {
     pub nodes: Option<u64>,
     /// The clock, from which the engine budgets its time.
     pub time: Option<TimeControl>,
-    /// Solve exactly or prove win/loss/draw.
-    pub goal: Option<Goal>,
+    /// Solve exactly, prove win/loss/draw, or neither.
+    pub goal: Goal,
     /// Search until `stop`; `bestmove` is held until then.
     pub infinite: bool,
     /// A word echoed by every `info` and the `bestmove` of this search.
@@ -269,6 +274,8 @@ fn parse_go(t: &mut Tokens<'_>) -> Result<Go, ParseError> {
     const COUNT: &str = "a whole number of at least 1";
     const DEPTH: &str = "a whole number from 1 to 1000";
     let mut go = Go::default();
+    // A goal word may come once.
+    let mut goal = None;
     while let Some(word) = t.next() {
         match word {
             "depth" => {
@@ -306,8 +313,8 @@ fn parse_go(t: &mut Tokens<'_>) -> Result<Go, ParseError> {
                     context: "go (inc follows time)",
                 });
             }
-            "solve" => set_once(&mut go.goal, "solve/wld", Goal::Solve)?,
-            "wld" => set_once(&mut go.goal, "solve/wld", Goal::Wld)?,
+            "solve" => set_once(&mut goal, "solve/wld", Goal::Solve)?,
+            "wld" => set_once(&mut goal, "solve/wld", Goal::Wld)?,
             "infinite" => {
                 if go.infinite {
                     return Err(ParseError::Duplicate("infinite"));
@@ -337,6 +344,7 @@ fn parse_go(t: &mut Tokens<'_>) -> Result<Go, ParseError> {
             },
         }
     }
+    go.goal = goal.unwrap_or_default();
     check_go(&go)?;
     Ok(go)
 }
@@ -364,16 +372,19 @@ fn check_go(go: &Go) -> Result<(), ParseError> {
             ("movetime", go.movetime.is_some()),
             ("nodes", go.nodes.is_some()),
             ("time", go.time.is_some()),
-            ("solve", go.goal == Some(Goal::Solve)),
-            ("wld", go.goal == Some(Goal::Wld)),
+            ("solve", go.goal == Goal::Solve),
+            ("wld", go.goal == Goal::Wld),
         ];
         if let Some((name, _)) = limits.iter().find(|(_, given)| *given) {
             return Err(ParseError::Conflict("infinite", name));
         }
     }
-    if let (Some(goal), Some(_)) = (go.goal, go.depth) {
-        let name = if goal == Goal::Solve { "solve" } else { "wld" };
-        return Err(ParseError::Conflict(name, "depth"));
+    if go.depth.is_some() {
+        match go.goal {
+            Goal::Heuristic => {}
+            Goal::Solve => return Err(ParseError::Conflict("solve", "depth")),
+            Goal::Wld => return Err(ParseError::Conflict("wld", "depth")),
+        }
     }
     Ok(())
 }
@@ -422,9 +433,9 @@ impl fmt::Display for Go {
             }
         }
         match self.goal {
-            Some(Goal::Solve) => f.write_str(" solve")?,
-            Some(Goal::Wld) => f.write_str(" wld")?,
-            None => {}
+            Goal::Solve => f.write_str(" solve")?,
+            Goal::Wld => f.write_str(" wld")?,
+            Goal::Heuristic => {}
         }
         if self.infinite {
             f.write_str(" infinite")?;

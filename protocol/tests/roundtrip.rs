@@ -33,7 +33,7 @@ fn go() -> impl Strategy<Value = Go> {
         ),
         (
             prop::option::of((0u64..1_000_000, prop::option::of(0u64..10_000))),
-            prop::option::of(prop::sample::select(vec![Goal::Solve, Goal::Wld])),
+            prop::sample::select(vec![Goal::Heuristic, Goal::Solve, Goal::Wld]),
             any::<bool>(),
             prop::option::of(word()),
             prop::option::of(prop_oneof![
@@ -55,14 +55,14 @@ fn go() -> impl Strategy<Value = Go> {
                     id,
                     multipv,
                 };
-                if goal.is_some() {
+                if goal != Goal::Heuristic {
                     go.depth = None;
                 }
                 let limited = go.depth.is_some()
                     || go.movetime.is_some()
                     || go.nodes.is_some()
                     || go.time.is_some()
-                    || go.goal.is_some();
+                    || go.goal != Goal::Heuristic;
                 go.infinite = infinite && !limited;
                 go
             },

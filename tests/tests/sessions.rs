@@ -178,7 +178,7 @@ fn every_algorithm_finds_the_negamax_value(client: &mut Client) {
         .command(&position_command("othello6x6", &moves), PATIENCE)
         .unwrap();
     let negamax = SearchParams {
-        algorithm: search::Algorithm::Negamax,
+        algorithm: Algorithm::Negamax,
         ..SearchParams::default()
     };
     let (_, value, _) = library_search(&position, 4, &negamax);
@@ -519,7 +519,7 @@ fn kalah_and_clock_searches(client: &mut Client) {
         .command(&position_command("othello4x4", &[]), PATIENCE)
         .unwrap();
     let solve = Go {
-        goal: Some(protocol::Goal::Solve),
+        goal: protocol::Goal::Solve,
         ..Go::default()
     };
     let outcome = client.search(&solve, PATIENCE).unwrap();
@@ -547,7 +547,7 @@ fn kalah_database_option_solves_and_refuses_what_it_cannot_use(client: &mut Clie
         .command(&position_command("kalah4x4", &moves), PATIENCE)
         .unwrap();
     let solve = Go {
-        goal: Some(protocol::Goal::Solve),
+        goal: protocol::Goal::Solve,
         id: Some("kdb".into()),
         ..Go::default()
     };

@@ -108,7 +108,7 @@ fn run_suite(
     let limits = match args.depth {
         Some(depth) => Limits::depth_or_exact(Some(depth)),
         None => Limits {
-            goal: if wld { Goal::WinLossDraw } else { Goal::Exact },
+            goal: if wld { Goal::Wld } else { Goal::Solve },
             ..Limits::default()
         },
     };

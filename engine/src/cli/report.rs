@@ -13,8 +13,8 @@ pub fn score(score: &Score) -> String {
     };
     let proof = match score.proof {
         Proof::Heuristic => "",
-        Proof::Exact => " exact",
-        Proof::WinLossDraw => " wld",
+        Proof::Solved => " exact",
+        Proof::Wld => " wld",
     };
     format!("{bound}{:+}{proof}", score.value)
 }

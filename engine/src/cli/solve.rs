@@ -52,11 +52,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
         ..SearchParams::default()
     };
     let limits = Limits {
-        goal: if args.wld {
-            Goal::WinLossDraw
-        } else {
-            Goal::Exact
-        },
+        goal: if args.wld { Goal::Wld } else { Goal::Solve },
         ..Limits::default()
     };
     if let Some(file) = &args.file {

@@ -15,7 +15,7 @@ use super::options::{EngineOptions, OptionError};
 use super::pool::{PoolExhausted, Reservation, ThreadBudget};
 use super::worker::{SearchJob, Worker, stop_flag};
 use crate::game::AnyPosition;
-use crate::search::{Algorithm, SearchParams};
+use crate::search::SearchParams;
 
 /// How an engine ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -183,7 +183,7 @@ impl Engine {
             }));
         }
         let params = SearchParams {
-            algorithm: go.algorithm.map_or(Algorithm::Mtdf, algorithm),
+            algorithm: go.algorithm.unwrap_or_default(),
             thresholds: self.options.thresholds,
             evaluator: self.options.evaluator(),
             ..SearchParams::default()
@@ -228,16 +228,5 @@ impl Engine {
             self.worker.wait_for(self.started).await;
         }
         self.worker.shut_down().await;
-    }
-}
-
-/// The search algorithm a protocol name stands for.
-fn algorithm(name: protocol::Algorithm) -> Algorithm {
-    match name {
-        protocol::Algorithm::Negamax => Algorithm::Negamax,
-        protocol::Algorithm::AlphaBeta => Algorithm::AlphaBeta,
-        protocol::Algorithm::NegaAlpha => Algorithm::NegaAlpha,
-        protocol::Algorithm::NegaScout => Algorithm::NegaScout,
-        protocol::Algorithm::Mtdf => Algorithm::Mtdf,
     }
 }

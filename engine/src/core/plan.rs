@@ -14,21 +14,16 @@ use crate::search::{Goal, Limits};
 /// The limits of `go` on `position`, stopped by `stop`. A depth at least the empty squares
 /// left solves instead.
 pub(crate) fn limits(go: &Go, position: &AnyPosition, stop: &Arc<AtomicBool>) -> Limits {
-    let solve_within_depth = match (go.depth, go.goal) {
-        (Some(depth), None) => Limits::depth_or_solve(depth, position.empties()),
-        _ => Limits::default(),
+    let (goal, depth) = match (go.goal, go.depth) {
+        (Goal::Heuristic, Some(depth)) => {
+            let within = Limits::depth_or_solve(depth, position.empties());
+            (within.goal, within.depth)
+        }
+        (goal, _) => (goal, None),
     };
     Limits {
-        goal: match go.goal {
-            Some(protocol::Goal::Solve) => Goal::Exact,
-            Some(protocol::Goal::Wld) => Goal::WinLossDraw,
-            None => solve_within_depth.goal,
-        },
-        depth: if go.goal.is_none() {
-            solve_within_depth.depth
-        } else {
-            None
-        },
+        goal,
+        depth,
         nodes: go.nodes,
         movetime: go.movetime.map(Duration::from_millis).or_else(|| {
             go.time.map(|tc| {

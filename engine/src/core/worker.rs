@@ -19,8 +19,8 @@ use super::pool::{Reservation, ThreadLease};
 use crate::game::AnyPosition;
 use crate::search::kalah::{DatabaseSource, KalahDatabase};
 use crate::search::{
-    self, Bound, DEPTH_TO_END, Iteration, Limits, Proof, Report, SearchParams, SearchResult,
-    SearchStats, Searchable, TranspositionTable,
+    self, DEPTH_TO_END, Iteration, Limits, Report, SearchParams, SearchResult, SearchStats,
+    Searchable, TranspositionTable,
 };
 use crate::with_position;
 
@@ -424,7 +424,7 @@ fn run_search<G: Searchable>(
                     .zip(it.ranked())
                     .map(|(rank, (_, score, pv))| Info {
                         multipv: Some(rank),
-                        score: Some(score_of(score)),
+                        score: Some(score),
                         pv: pv.iter().map(ToString::to_string).collect(),
                         ..info.clone()
                     })
@@ -469,7 +469,7 @@ impl SearchJob {
 fn iteration_info<M: ToString>(job: &SearchJob, it: &Iteration<M>, total: &SearchStats) -> Info {
     Info {
         depth: Some(depth_of(it.depth)),
-        score: Some(score_of(it.score)),
+        score: Some(it.score),
         nodes: Some(total.nodes),
         nps: Some(total.nps(it.time)),
         time: Some(millis(it.time)),
@@ -486,7 +486,7 @@ fn final_info<M: ToString>(job: &SearchJob, r: &SearchResult<M>, hashfull: u32) 
                 .last()
                 .map_or(Depth::Plies(0), |it| depth_of(it.depth)),
         ),
-        score: Some(score_of(r.score)),
+        score: Some(r.score),
         nodes: Some(r.stats.nodes),
         nps: Some(r.stats.nps(r.time)),
         time: Some(millis(r.time)),
@@ -502,22 +502,6 @@ fn depth_of(depth: i32) -> Depth {
         Depth::End
     } else {
         Depth::Plies(depth.max(0).unsigned_abs())
-    }
-}
-
-fn score_of(score: search::Score) -> protocol::Score {
-    protocol::Score {
-        value: score.value,
-        bound: match score.bound {
-            Bound::Exact => protocol::Bound::Exact,
-            Bound::Lower => protocol::Bound::Lower,
-            Bound::Upper => protocol::Bound::Upper,
-        },
-        proof: match score.proof {
-            Proof::Heuristic => protocol::Proof::Heuristic,
-            Proof::Exact => protocol::Proof::Solved,
-            Proof::WinLossDraw => protocol::Proof::Wld,
-        },
     }
 }
 

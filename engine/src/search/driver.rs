@@ -30,9 +30,9 @@ impl Plan {
         let goal = match (limits.goal, empties) {
             (Goal::Heuristic, Some(e)) if limits.depth.is_none() && !limits.infinite => {
                 if e <= t.exact_empties {
-                    Goal::Exact
+                    Goal::Solve
                 } else if e <= t.wld_empties {
-                    Goal::WinLossDraw
+                    Goal::Wld
                 } else {
                     Goal::Heuristic
                 }
@@ -48,7 +48,7 @@ impl Plan {
                 None if open_ended => DEPTH_TO_END,
                 None => t.mid_depth as i32,
             },
-            Goal::Exact | Goal::WinLossDraw => DEPTH_TO_END,
+            Goal::Solve | Goal::Wld => DEPTH_TO_END,
         };
         let depths = if !params.iterative {
             vec![last]
@@ -70,7 +70,7 @@ impl Plan {
     fn window<G: Searchable>(&self, position: &G, depth: i32) -> (i32, i32) {
         let max = position.max_score();
         match self.goal {
-            Goal::WinLossDraw if depth == DEPTH_TO_END || position.empties().is_none() => (-1, 1),
+            Goal::Wld if depth == DEPTH_TO_END || position.empties().is_none() => (-1, 1),
             _ => (-max, max),
         }
     }
@@ -183,7 +183,7 @@ fn search_thread<G: Searchable>(
             score: Score {
                 value: position.final_score(),
                 bound: Bound::Exact,
-                proof: Proof::Exact,
+                proof: Proof::Solved,
             },
             pv: Vec::new(),
             iterations: Vec::new(),
@@ -354,8 +354,8 @@ fn ranked<G: Searchable>(
             bound,
             proof: match (proven, wld) {
                 (false, _) => Proof::Heuristic,
-                (true, true) => Proof::WinLossDraw,
-                (true, false) => Proof::Exact,
+                (true, true) => Proof::Wld,
+                (true, false) => Proof::Solved,
             },
         },
         pv,

@@ -4,18 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// How far to search.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Goal {
-    /// Iterative deepening with the evaluation, up to the depth limit (or the game's
-    /// configured mid-game depth, or the end of the game when a solver threshold applies).
-    #[default]
-    Heuristic,
-    /// The exact final score.
-    Exact,
-    /// Only whether the side to move wins, loses or draws.
-    WinLossDraw,
-}
+use super::Goal;
 
 /// Limits of one search. Unset limits do not apply.
 #[derive(Clone, Debug, Default)]
@@ -48,7 +37,7 @@ impl Limits {
             goal: if depth.is_some() {
                 Goal::Heuristic
             } else {
-                Goal::Exact
+                Goal::Solve
             },
             depth,
             ..Limits::default()

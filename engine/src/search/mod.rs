@@ -19,16 +19,15 @@ mod stats;
 pub mod tt;
 
 pub use driver::{search, solve_exact};
-pub use limits::{CHECK_INTERVAL, Goal, Limits};
+pub use limits::{CHECK_INTERVAL, Limits};
+/// The vocabulary the search shares with the protocol, from the parser to the search:
+/// the algorithms, what a search establishes, and how its score is known.
+pub use protocol::{Algorithm, Bound, Goal, Proof, Score};
 pub use stats::{MtdfPass, SearchStats};
 pub use tt::TranspositionTable;
 
-use std::fmt;
-use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
-
-use thiserror::Error;
 
 use crate::game::MoveList;
 use eval::{Evaluate, Evaluator};
@@ -39,67 +38,6 @@ pub const INFINITY: i32 = 10_000;
 /// The depth that means "to the end of the game" (above any game's length in plies that
 /// consume depth, and below the table's 255).
 pub const DEPTH_TO_END: i32 = 200;
-
-/// The search algorithms, selectable by name.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Algorithm {
-    /// Plain negamax: no pruning.
-    Negamax,
-    /// Alpha-beta, fail-hard: results are clamped to the window.
-    AlphaBeta,
-    /// Nega-alpha, fail-soft (docs/algorithms.md §002): the best value is returned even outside the window.
-    NegaAlpha,
-    /// NegaScout: null-window probe of every move after the first, re-searched when it fails high.
-    NegaScout,
-    /// MTD(f): null-window passes converging on the value from a first guess (docs/algorithms.md §000, §001).
-    #[default]
-    Mtdf,
-}
-
-impl Algorithm {
-    /// Every algorithm, in the order of the seeds' tables.
-    pub const ALL: [Algorithm; 5] = [
-        Algorithm::Negamax,
-        Algorithm::AlphaBeta,
-        Algorithm::NegaAlpha,
-        Algorithm::NegaScout,
-        Algorithm::Mtdf,
-    ];
-
-    /// The protocol name.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Negamax => "negamax",
-            Algorithm::AlphaBeta => "alphabeta",
-            Algorithm::NegaAlpha => "negaalpha",
-            Algorithm::NegaScout => "negascout",
-            Algorithm::Mtdf => "mtdf",
-        }
-    }
-}
-
-impl fmt::Display for Algorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// An unknown algorithm name.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("unknown algorithm '{0}' (expected negamax, alphabeta, negaalpha, negascout or mtdf)")]
-pub struct UnknownAlgorithm(pub String);
-
-impl FromStr for Algorithm {
-    type Err = UnknownAlgorithm;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Algorithm::ALL
-            .into_iter()
-            .find(|a| a.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| UnknownAlgorithm(s.to_string()))
-    }
-}
 
 /// When to switch from heuristic search to solving (by empty squares, for games that
 /// count them).
@@ -164,39 +102,6 @@ impl Default for SearchParams {
             kalah_db: None,
         }
     }
-}
-
-/// How a score is known.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Proof {
-    /// From the evaluation at the search horizon.
-    Heuristic,
-    /// The exact final score with perfect play.
-    Exact,
-    /// Proven win (score > 0), loss (< 0) or draw (0); the magnitude is only a bound.
-    WinLossDraw,
-}
-
-/// Whether a score is the value or only a bound on it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Bound {
-    /// The value itself.
-    Exact,
-    /// The value is at least the score.
-    Lower,
-    /// The value is at most the score.
-    Upper,
-}
-
-/// A search result's score, from the side to move, in the game's unit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Score {
-    /// The number.
-    pub value: i32,
-    /// Exact or a bound.
-    pub bound: Bound,
-    /// How it is known.
-    pub proof: Proof,
 }
 
 /// A root move valued on its own by a multi-PV search.

@@ -170,8 +170,8 @@ impl TranspositionTable {
     /// at least one bucket).
     #[must_use]
     pub fn new(mib: usize) -> TranspositionTable {
-        let mut table = Self::reserved(mib);
-        table.grow_unless(&|| false);
+        let (mut table, count) = Self::reserved(mib);
+        table.grow_unless(count, &|| false);
         table
     }
 
@@ -179,27 +179,28 @@ impl TranspositionTable {
     /// zeroing (a large table takes a good part of a second to make): `None` then.
     #[must_use]
     pub fn new_unless(mib: usize, stopped: &dyn Fn() -> bool) -> Option<TranspositionTable> {
-        let mut table = Self::reserved(mib);
-        table.grow_unless(stopped).then_some(table)
+        let (mut table, count) = Self::reserved(mib);
+        table.grow_unless(count, stopped).then_some(table)
     }
 
-    /// No buckets yet, room for those of `mib` MiB.
-    fn reserved(mib: usize) -> TranspositionTable {
+    /// No buckets yet, and how many make `mib` MiB (room reserved for them).
+    fn reserved(mib: usize) -> (TranspositionTable, usize) {
         let bytes = mib.saturating_mul(1 << 20);
-        let count = (bytes / size_of::<Bucket>()).max(1);
-        TranspositionTable {
-            buckets: Vec::with_capacity(1 << count.ilog2()),
+        let count = 1 << (bytes / size_of::<Bucket>()).max(1).ilog2();
+        let table = TranspositionTable {
+            buckets: Vec::with_capacity(count),
             age: AtomicU8::new(0),
-        }
+        };
+        (table, count)
     }
 
-    /// Fills the buckets up to the capacity reserved, a chunk at a time; false if stopped.
-    fn grow_unless(&mut self, stopped: &dyn Fn() -> bool) -> bool {
-        while self.buckets.len() < self.buckets.capacity() {
+    /// Adds buckets up to `count`, a chunk at a time; false if stopped.
+    fn grow_unless(&mut self, count: usize, stopped: &dyn Fn() -> bool) -> bool {
+        while self.buckets.len() < count {
             if stopped() {
                 return false;
             }
-            let chunk = CHUNK_BUCKETS.min(self.buckets.capacity() - self.buckets.len());
+            let chunk = CHUNK_BUCKETS.min(count - self.buckets.len());
             self.buckets
                 .extend(std::iter::repeat_with(Bucket::default).take(chunk));
         }
