@@ -20,7 +20,7 @@ use std::sync::Arc;
 use engine::fronts::Protocol;
 use engine::game::GameId;
 use engine::search::eval::{EvalChoice, EvalKind};
-use engine::search::kalah::{DatabaseSource, KalahDatabase};
+use engine::search::kalah::{DatabaseCache, DatabaseSource, KalahDatabase};
 use engine::server::{self, FileAccess, ServerConfig};
 
 /// Game-search engine for Othello and Kalah.
@@ -255,7 +255,9 @@ impl KalahDbArg {
             return Ok(None);
         };
         let started = std::time::Instant::now();
-        let db = self.kalah_db.obtain(
+        // One command, one database: nothing to share it with.
+        let db = DatabaseCache::default().obtain(
+            &self.kalah_db,
             rules,
             &mut |n| {
                 if n % 4 == 0 {

@@ -16,6 +16,7 @@ use super::pool::{PoolExhausted, Reservation, ThreadBudget};
 use super::worker::{SearchJob, Worker, stop_flag};
 use crate::game::AnyPosition;
 use crate::search::SearchParams;
+use crate::search::kalah::DatabaseCache;
 
 /// How an engine ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,6 +75,8 @@ pub struct Engine {
     reservation: Arc<Reservation>,
     /// The process's search threads, leased to each search.
     threads: Arc<ThreadBudget>,
+    /// The process's Kalah databases.
+    kalah_databases: Arc<DatabaseCache>,
 }
 
 impl Engine {
@@ -106,6 +109,7 @@ impl Engine {
             infinite: false,
             reservation,
             threads: Arc::clone(&shared.threads),
+            kalah_databases: Arc::clone(&shared.kalah_databases),
         })
     }
 
@@ -202,6 +206,7 @@ impl Engine {
             go,
             threads,
             kalah_db: self.options.kalah_db.clone(),
+            kalah_databases: Arc::clone(&self.kalah_databases),
         });
         Ok(())
     }

@@ -26,15 +26,18 @@ pub use events::{Event, EventSink};
 pub use file_access::{FileAccess, NotAllowed};
 pub use options::{EngineOptions, OptionError};
 
+use crate::search::kalah::DatabaseCache;
 use pool::{TablePool, ThreadBudget};
 
-/// What every engine of one process shares and may not exceed together: the memory of
-/// the tables and the search threads, within the limits of a [`ServerConfig`].
+/// What every engine of one process shares: the memory of the tables and the search
+/// threads, which they may not exceed together (the limits of a [`ServerConfig`]), and
+/// the Kalah database last obtained.
 #[derive(Debug)]
 pub struct Shared {
     config: ServerConfig,
     pool: Arc<TablePool>,
     threads: Arc<ThreadBudget>,
+    kalah_databases: Arc<DatabaseCache>,
 }
 
 impl Shared {
@@ -44,6 +47,7 @@ impl Shared {
         Arc::new(Shared {
             pool: TablePool::new(config.table_memory_mib),
             threads: ThreadBudget::new(config.max_threads),
+            kalah_databases: Arc::default(),
             config,
         })
     }

@@ -17,7 +17,7 @@ use super::events::{Event, EventSink};
 use super::plan;
 use super::pool::{Reservation, ThreadLease};
 use crate::game::AnyPosition;
-use crate::search::kalah::{DatabaseSource, KalahDatabase};
+use crate::search::kalah::{DatabaseCache, DatabaseSource, KalahDatabase};
 use crate::search::{
     self, DEPTH_TO_END, Iteration, Limits, Report, SearchParams, SearchResult, SearchStats,
     Searchable, TranspositionTable,
@@ -47,6 +47,8 @@ pub(crate) struct SearchJob {
     /// Where a Kalah search gets its database (obtained by the search thread: building one
     /// takes time).
     pub(crate) kalah_db: DatabaseSource,
+    /// Where databases are kept between searches.
+    pub(crate) kalah_databases: Arc<DatabaseCache>,
 }
 
 /// What the session and the search thread share besides the job channel.
@@ -264,8 +266,9 @@ fn kalah_database(job: &SearchJob) -> Option<Arc<KalahDatabase>> {
         return None;
     };
     let say = |text: String| job.events.send(Event::Note(job.note(text)));
-    job.kalah_db
+    job.kalah_databases
         .obtain(
+            &job.kalah_db,
             position.rules(),
             &mut |seeds| {
                 if seeds % 4 == 0 {
@@ -557,6 +560,7 @@ mod tests {
             pass_info: false,
             threads: threads.lease(2),
             kalah_db: DatabaseSource::None,
+            kalah_databases: Arc::default(),
         });
         std::thread::sleep(Duration::from_millis(50));
         assert_eq!(pool.used_mib(), 8);

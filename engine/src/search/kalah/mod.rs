@@ -6,7 +6,8 @@ mod pits;
 mod solver;
 
 pub use database::{
-    DatabaseError, DatabaseSource, KalahDatabase, MAX_DATABASE_SEEDS, Storage, database_positions,
+    DatabaseCache, DatabaseError, DatabaseSource, KalahDatabase, MAX_DATABASE_SEEDS, Storage,
+    database_positions,
 };
 
 use super::eval::Evaluator;
