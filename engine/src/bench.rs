@@ -63,7 +63,7 @@ pub const BENCH_CASES: &[BenchCase] = &[
 /// The outcome of one bench case.
 #[derive(Clone, Debug)]
 pub struct BenchLine {
-    /// The case.
+    /// What was searched: game, position, algorithm, depth or goal.
     pub case: BenchCase,
     /// Score value found.
     pub score: i32,

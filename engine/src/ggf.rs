@@ -32,7 +32,7 @@ pub struct GgfGame {
     pub properties: Vec<(String, String)>,
     /// The start position (`BO`).
     pub start: Othello,
-    /// The moves.
+    /// The moves in order, each with the evaluation and time the record gives.
     pub moves: Vec<GgfMove>,
 }
 

@@ -18,7 +18,7 @@ use crate::game::othello::{Geometry, Othello};
 pub struct SuitePosition {
     /// The id (for OBF lines, the position's number in the file, from 1).
     pub id: String,
-    /// The position.
+    /// The position to solve, as the file gives it.
     pub position: Othello,
     /// The exact score for the side to move, when known.
     pub score: Option<i32>,

@@ -7,7 +7,6 @@ mod console;
 mod game_settings;
 mod toolbar;
 
-use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 use eframe::egui;
@@ -22,22 +21,6 @@ pub struct App {
     setup_text: String,
 }
 
-/// The app is its game control with panels around it: it reads and drives the control
-/// directly.
-impl Deref for App {
-    type Target = GameControl;
-
-    fn deref(&self) -> &GameControl {
-        &self.control
-    }
-}
-
-impl DerefMut for App {
-    fn deref_mut(&mut self) -> &mut GameControl {
-        &mut self.control
-    }
-}
-
 impl App {
     /// An app with these settings; `repaint` wakes the UI when an engine sends a line.
     #[must_use]
@@ -46,6 +29,17 @@ impl App {
             control: GameControl::new(settings, repaint),
             setup_text: String::new(),
         }
+    }
+
+    /// The game, its engines and settings, as the panels drive them.
+    #[must_use]
+    pub fn control(&self) -> &GameControl {
+        &self.control
+    }
+
+    /// The same, to change (a test switches a side's engine, as the settings panel does).
+    pub fn control_mut(&mut self) -> &mut GameControl {
+        &mut self.control
     }
 
     /// The app as eframe creates it, with the settings of the last run.
@@ -61,7 +55,7 @@ impl App {
 
     /// Draws the whole window.
     pub fn show(&mut self, ui: &mut egui::Ui) {
-        self.tick();
+        self.control.tick();
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui));
         egui::Panel::left("settings")
             .resizable(true)
@@ -75,7 +69,7 @@ impl App {
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.analysis_panel(ui));
             });
-        if self.settings.console {
+        if self.control.settings.console {
             egui::Panel::bottom("console")
                 .resizable(true)
                 .default_size(160.0)
@@ -83,7 +77,7 @@ impl App {
         }
         egui::CentralPanel::default().show(ui, |ui| self.board_panel(ui));
         // Searches report by channel; keep looking while one runs.
-        if self.links.iter().any(|l| l.search.is_some()) {
+        if self.control.links.iter().any(|l| l.search.is_some()) {
             ui.ctx()
                 .request_repaint_after(std::time::Duration::from_millis(100));
         }
@@ -96,6 +90,6 @@ impl eframe::App for App {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        eframe::set_value(storage, eframe::APP_KEY, &self.settings);
+        eframe::set_value(storage, eframe::APP_KEY, &self.control.settings);
     }
 }

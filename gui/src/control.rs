@@ -9,14 +9,14 @@ use engine::game::{GameId, Side};
 use protocol::{Go, Info, MultiPv};
 
 use crate::engine_link::{EngineLink, LinkEvent, LinkStatus, Purpose};
-use crate::game::{GameRecord, RecordError};
+use crate::game::{GameHistory, RecordError};
 use crate::settings::{Controller, Settings};
 
 /// The game, its players and their engines.
 pub struct GameControl {
     /// What the user chose (persisted).
     pub settings: Settings,
-    pub(crate) game: GameRecord,
+    pub(crate) game: GameHistory,
     pub(crate) links: [EngineLink; 2],
     /// The last thing worth telling the user (refusals, passes, errors).
     pub(crate) message: String,
@@ -30,7 +30,7 @@ impl GameControl {
     #[must_use]
     pub fn new(settings: Settings, repaint: Arc<dyn Fn() + Send + Sync>) -> GameControl {
         let game = new_game(&settings).unwrap_or_else(|_| {
-            GameRecord::new(GameId::Othello(Geometry::Board8x8), "startpos")
+            GameHistory::new(GameId::Othello(Geometry::Board8x8), "startpos")
                 .expect("the standard start exists")
         });
         GameControl {
@@ -45,7 +45,7 @@ impl GameControl {
 
     /// The game on the board.
     #[must_use]
-    pub fn game(&self) -> &GameRecord {
+    pub fn game(&self) -> &GameHistory {
         &self.game
     }
 
@@ -80,7 +80,7 @@ impl GameControl {
         }
     }
 
-    pub(crate) fn replace_game(&mut self, game: GameRecord) {
+    pub(crate) fn replace_game(&mut self, game: GameHistory) {
         for link in &mut self.links {
             link.abandon();
             if link.is_open() {
@@ -224,7 +224,7 @@ impl GameControl {
         {}
     }
 
-    pub(crate) fn load(&mut self, game: GameRecord) {
+    pub(crate) fn load(&mut self, game: GameHistory) {
         self.settings.game = game.game();
         self.replace_game(game);
     }
@@ -235,7 +235,7 @@ impl GameControl {
         let game = std::fs::read_to_string(&path)
             .map_err(|e| format!("cannot read {path}: {e}"))
             .and_then(|text| engine::ggf::parse_games(&text).map_err(|e| format!("{path}: {e}")))
-            .and_then(|games| GameRecord::from_ggf(&games[0]).map_err(|e| e.to_string()));
+            .and_then(|games| GameHistory::from_ggf(&games[0]).map_err(|e| e.to_string()));
         match game {
             Ok(game) => {
                 self.load(game);
@@ -296,8 +296,8 @@ impl GameControl {
     }
 }
 
-fn new_game(settings: &Settings) -> Result<GameRecord, RecordError> {
-    GameRecord::new(settings.game, &settings.start)
+fn new_game(settings: &Settings) -> Result<GameHistory, RecordError> {
+    GameHistory::new(settings.game, &settings.start)
 }
 
 fn final_score(search: &crate::engine_link::Search) -> Option<i32> {

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use protocol::{Client, Command, Endpoint, Event, Go, Info, Message, PositionStart};
 
-use crate::game::GameRecord;
+use crate::game::GameHistory;
 
 /// The endpoint text that means our own engine, run inside this process.
 pub const BUILTIN: &str = "builtin";
@@ -57,7 +57,7 @@ pub enum Purpose {
 pub struct PassBounds {
     /// The pass's number over the whole search, from 0 (the plot's x).
     pub number: usize,
-    /// The iteration's depth.
+    /// The depth of the iteration the pass belongs to.
     pub depth: protocol::Depth,
     /// The lower bound after the pass.
     pub lower: i32,
@@ -95,7 +95,7 @@ pub enum LinkEvent {
         purpose: Purpose,
         /// The ply it was for.
         ply: usize,
-        /// The move.
+        /// The engine's `bestmove` (`None` when the game was over).
         mv: Option<String>,
     },
     /// The engine refused a command.
@@ -274,7 +274,7 @@ impl EngineLink {
     }
 
     /// Starts a search of the board of `game` (stopping any other).
-    pub fn search(&mut self, game: &GameRecord, go: Go, purpose: Purpose) {
+    pub fn search(&mut self, game: &GameHistory, go: Go, purpose: Purpose) {
         self.abandon();
         let id = format!("g{}", self.next_id);
         self.next_id += 1;

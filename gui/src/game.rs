@@ -28,7 +28,7 @@ pub enum RecordError {
 
 /// A game record with a cursor.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
+pub struct GameHistory {
     game: GameId,
     /// `startpos`, `parallel` or a position text.
     start: String,
@@ -40,14 +40,14 @@ pub struct GameRecord {
     cursor: usize,
 }
 
-impl GameRecord {
+impl GameHistory {
     /// A new game from `start` (`startpos`, `parallel` or a position text).
     ///
     /// # Errors
     /// When `start` is not a position of `game`.
-    pub fn new(game: GameId, start: &str) -> Result<GameRecord, RecordError> {
+    pub fn new(game: GameId, start: &str) -> Result<GameHistory, RecordError> {
         let position = game.position(start.trim())?;
-        Ok(GameRecord {
+        Ok(GameHistory {
             game,
             start: start.trim().to_string(),
             start_position: position,
@@ -148,7 +148,7 @@ impl GameRecord {
     }
 
     /// The game as one line: `<game> <start> [moves ...]` (the arguments of `position`),
-    /// which [`GameRecord::parse`] reads back.
+    /// which [`GameHistory::parse`] reads back.
     #[must_use]
     pub fn record_text(&self) -> String {
         let mut text = format!("{} {}", self.game, self.start);
@@ -159,12 +159,12 @@ impl GameRecord {
         text
     }
 
-    /// Reads a game line as [`GameRecord::record_text`] writes it, or a position text of
+    /// Reads a game line as [`GameHistory::record_text`] writes it, or a position text of
     /// `game` alone.
     ///
     /// # Errors
     /// Why the text is not a game or position.
-    pub fn parse(game: GameId, text: &str) -> Result<GameRecord, RecordError> {
+    pub fn parse(game: GameId, text: &str) -> Result<GameHistory, RecordError> {
         let text = text.trim();
         let (game, rest) = match text.split_once(' ') {
             Some((first, rest)) => match first.parse::<GameId>() {
@@ -177,7 +177,7 @@ impl GameRecord {
             Some((start, moves)) => (start, moves.split_whitespace().collect()),
             None => (rest, Vec::new()),
         };
-        let mut record = GameRecord::new(game, start)?;
+        let mut record = GameHistory::new(game, start)?;
         for (i, mv) in moves.iter().enumerate() {
             record.play(mv).map_err(|source| RecordError::Move {
                 number: i + 1,
@@ -225,14 +225,14 @@ impl GameRecord {
     ///
     /// # Errors
     /// When a move of the record does not replay (never for a record that parsed).
-    pub fn from_ggf(ggf: &GgfGame) -> Result<GameRecord, RecordError> {
+    pub fn from_ggf(ggf: &GgfGame) -> Result<GameHistory, RecordError> {
         let game = GameId::Othello(Geometry::Board8x8);
         let start = if ggf.start == GgfGame::standard_start() {
             "startpos".to_string()
         } else {
             ggf.start.to_string()
         };
-        let mut record = GameRecord::new(game, &start)?;
+        let mut record = GameHistory::new(game, &start)?;
         for (i, m) in ggf.moves.iter().enumerate() {
             record
                 .play(&m.mv.to_string())
@@ -255,7 +255,7 @@ mod tests {
 
     #[test]
     fn play_undo_redo_and_branch() {
-        let mut g = GameRecord::new(othello(), "startpos").unwrap();
+        let mut g = GameHistory::new(othello(), "startpos").unwrap();
         g.play("f5").unwrap();
         g.play("d6").unwrap();
         assert!(g.play("a1").is_err());
@@ -273,21 +273,21 @@ mod tests {
 
     #[test]
     fn record_text_reads_back() {
-        let mut g = GameRecord::new(othello(), "startpos").unwrap();
+        let mut g = GameHistory::new(othello(), "startpos").unwrap();
         g.play("f5").unwrap();
         g.play("d6").unwrap();
         let text = g.record_text();
         assert_eq!(text, "othello8x8 startpos moves f5 d6");
-        let back = GameRecord::parse(othello(), &text).unwrap();
+        let back = GameHistory::parse(othello(), &text).unwrap();
         assert_eq!(back.position(), g.position());
-        let kalah = GameRecord::parse(othello(), "kalah6x4 startpos moves 3").unwrap();
+        let kalah = GameHistory::parse(othello(), "kalah6x4 startpos moves 3").unwrap();
         assert_eq!(kalah.game().to_string(), "kalah6x4");
-        let from_text = GameRecord::parse(othello(), &g.position_text()).unwrap();
+        let from_text = GameHistory::parse(othello(), &g.position_text()).unwrap();
         assert_eq!(from_text.position(), g.position());
         let ggf = g.to_ggf("me", "engine").unwrap();
-        let back = GameRecord::from_ggf(&ggf.to_string().parse().unwrap()).unwrap();
+        let back = GameHistory::from_ggf(&ggf.to_string().parse().unwrap()).unwrap();
         assert_eq!(back.moves(), g.moves());
         assert!(kalah.to_ggf("a", "b").is_err());
-        assert!(GameRecord::parse(othello(), "nonsense").is_err());
+        assert!(GameHistory::parse(othello(), "nonsense").is_err());
     }
 }

@@ -21,7 +21,7 @@ pub enum Controller {
 pub struct EngineSettings {
     /// `builtin`, a command line, or `tcp:host:port`.
     pub endpoint: String,
-    /// The search algorithm.
+    /// The algorithm sent with each `go` (MTD(f) by default).
     #[serde(with = "as_text")]
     pub algorithm: Algorithm,
     /// Depth per move (0: the engine decides).
@@ -91,7 +91,7 @@ impl EngineSettings {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
-    /// The game.
+    /// The game a new game starts (board size, Kalah rules).
     #[serde(with = "as_text")]
     pub game: GameId,
     /// `startpos` or `parallel`.

@@ -49,15 +49,20 @@ fn a_human_move_gets_the_engines_reply() {
         [Controller::Human, Controller::Engine],
     ));
     h.run();
-    let mv = h.state().game().position().legal_moves()[0].clone();
+    let mv = h.state().control().game().position().legal_moves()[0].clone();
     h.get_by_label(&format!("{mv} (legal)")).click();
     h.run();
-    assert_eq!(h.state().game().moves(), [mv.as_str()]);
-    wait_until(&mut h, "the engine's reply", |app| app.game().cursor() == 2);
-    let reply = &h.state().game().moves()[1];
+    assert_eq!(h.state().control().game().moves(), [mv.as_str()]);
+    wait_until(&mut h, "the engine's reply", |app| {
+        app.control().game().cursor() == 2
+    });
+    let reply = &h.state().control().game().moves()[1];
     // The engine's move is legal (the app checked it) and shown as the last move.
     assert!(h.query_by_label_contains("Black to move").is_some());
-    assert!(matches!(h.state().link(1).status, LinkStatus::Ready(_)));
+    assert!(matches!(
+        h.state().control().link(1).status,
+        LinkStatus::Ready(_)
+    ));
     // The search was shown: its principal variation starts with the reply.
     assert!(
         h.query_by_label_contains(&format!("PV: {reply}")).is_some(),
@@ -74,11 +79,14 @@ fn an_illegal_click_is_refused_and_undo_takes_a_move_back() {
     h.run();
     h.get_by_label("a1").click();
     h.run();
-    assert!(h.state().game().moves().is_empty());
+    assert!(h.state().control().game().moves().is_empty());
     assert!(
-        h.state().message().contains("a1 is not a legal move"),
+        h.state()
+            .control()
+            .message()
+            .contains("a1 is not a legal move"),
         "{}",
-        h.state().message()
+        h.state().control().message()
     );
     assert!(
         h.query_by_label_contains("a1 is not a legal move")
@@ -88,17 +96,17 @@ fn an_illegal_click_is_refused_and_undo_takes_a_move_back() {
     h.run();
     h.get_by_label("d6 (legal)").click();
     h.run();
-    assert_eq!(h.state().game().moves(), ["f5", "d6"]);
+    assert_eq!(h.state().control().game().moves(), ["f5", "d6"]);
     h.get_by_label("Undo").click();
     h.run();
-    assert_eq!(h.state().game().moves(), ["f5"]);
+    assert_eq!(h.state().control().game().moves(), ["f5"]);
     h.get_by_label("Redo").click();
     h.run();
-    assert_eq!(h.state().game().moves(), ["f5", "d6"]);
+    assert_eq!(h.state().control().game().moves(), ["f5", "d6"]);
     // The move list jumps back.
     h.get_by_label("1. f5").click();
     h.run();
-    assert_eq!(h.state().game().cursor(), 1);
+    assert_eq!(h.state().control().game().cursor(), 1);
 }
 
 #[test]
@@ -116,12 +124,12 @@ fn setting_up_a_position_and_playing_to_the_end() {
     h.step();
     h.get_by_label("Load position").click();
     h.run();
-    assert_eq!(h.state().game().moves().len(), moves.len());
+    assert_eq!(h.state().control().game().moves().len(), moves.len());
     let last = position.legal_moves()[0].clone();
     h.get_by_label(&format!("{last} (legal)")).click();
     h.run();
     h.step();
-    assert!(h.state().game().position().is_terminal());
+    assert!(h.state().control().game().position().is_terminal());
     assert!(h.query_by_label_contains("Game over").is_some());
 }
 
@@ -149,19 +157,19 @@ fn an_engine_that_dies_is_reported_and_the_game_is_kept() {
     s.engines[0].endpoint = "sh -c 'exit 3'".into();
     let mut h = harness(s);
     wait_until(&mut h, "the failure", |app| {
-        matches!(app.link(0).status, LinkStatus::Failed(_))
+        matches!(app.control().link(0).status, LinkStatus::Failed(_))
     });
     assert!(
         h.query_by_label_contains("Black's engine stopped")
             .is_some()
     );
     assert!(h.query_by_label("Restart Black's engine").is_some());
-    assert_eq!(h.state().game().cursor(), 0, "the game is kept");
+    assert_eq!(h.state().control().game().cursor(), 0, "the game is kept");
     // Switching that side to the built-in engine and restarting recovers.
-    h.state_mut().settings.engines[0].endpoint = "builtin".into();
+    h.state_mut().control_mut().settings.engines[0].endpoint = "builtin".into();
     h.get_by_label("Restart Black's engine").click();
     wait_until(&mut h, "the restarted engine's move", |app| {
-        app.game().cursor() == 1
+        app.control().game().cursor() == 1
     });
 }
 
@@ -171,7 +179,7 @@ fn kalah_pits_are_played_by_clicking() {
     h.run();
     h.get_by_label("South pit 3 (legal)").click();
     h.run();
-    assert_eq!(h.state().game().moves(), ["3"]);
+    assert_eq!(h.state().control().game().moves(), ["3"]);
     // The last seed of pit 3 lands in the store: South moves again.
     assert!(h.query_by_label_contains("South to move").is_some());
 }
@@ -191,10 +199,13 @@ fn a_kalah_engine_with_a_database_replies() {
     h.get_by_label("South pit 1 (legal)").click();
     h.run();
     wait_until(&mut h, "the engine's reply", |app| {
-        app.game().position().side_to_move() == engine::game::Side::First
-            && app.game().cursor() >= 2
+        app.control().game().position().side_to_move() == engine::game::Side::First
+            && app.control().game().cursor() >= 2
     });
-    assert!(matches!(h.state().link(1).status, LinkStatus::Ready(_)));
+    assert!(matches!(
+        h.state().control().link(1).status,
+        LinkStatus::Ready(_)
+    ));
 }
 
 #[test]
@@ -235,7 +246,7 @@ fn games_are_saved_and_opened_as_ggf() {
     ));
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("game.ggf");
-    h.state_mut().settings.ggf_path = path.display().to_string();
+    h.state_mut().control_mut().settings.ggf_path = path.display().to_string();
     h.run();
     for mv in ["f5", "d6"] {
         h.get_by_label(&format!("{mv} (legal)")).click();
@@ -250,10 +261,10 @@ fn games_are_saved_and_opened_as_ggf() {
     );
     h.get_by_label("New game").click();
     h.run();
-    assert!(h.state().game().moves().is_empty());
+    assert!(h.state().control().game().moves().is_empty());
     h.get_by_label("Open GGF").click();
     h.run();
-    assert_eq!(h.state().game().moves(), ["f5", "d6"]);
+    assert_eq!(h.state().control().game().moves(), ["f5", "d6"]);
     std::fs::remove_file(&path).ok();
     // A Kalah game cannot be saved as GGF, and says so.
     let mut k = harness(settings("kalah6x4", [Controller::Human, Controller::Human]));
@@ -261,9 +272,9 @@ fn games_are_saved_and_opened_as_ggf() {
     k.get_by_label("Save GGF").click();
     k.run();
     assert!(
-        k.state().message().contains("Cannot save"),
+        k.state().control().message().contains("Cannot save"),
         "{}",
-        k.state().message()
+        k.state().control().message()
     );
 }
 
@@ -322,7 +333,7 @@ fn analysis_shows_every_legal_move_s_value_and_the_best() {
     h.step();
     h.get_by_label_contains("f5 (legal").click();
     h.run();
-    assert_eq!(h.state().game().moves(), ["f5"]);
+    assert_eq!(h.state().control().game().moves(), ["f5"]);
     let replies = ["d6", "f4", "f6"].map(|mv| format!("PV: {mv}"));
     let deadline = Instant::now() + Duration::from_secs(30);
     while !replies

@@ -37,7 +37,7 @@ pub enum ClientError {
     /// The engine command could not be started.
     #[error("cannot start engine '{command}': {source}")]
     Spawn {
-        /// The command line.
+        /// The command line that could not be started.
         command: String,
         /// Why.
         source: io::Error,
@@ -67,7 +67,7 @@ pub enum ClientError {
     /// A line that is not a protocol message.
     #[error("engine sent a malformed line '{line}': {error}")]
     Malformed {
-        /// The line.
+        /// The line as received.
         line: String,
         /// Why it is malformed.
         error: ParseError,

@@ -32,7 +32,7 @@ pub enum ParseError {
     BadValue {
         /// The field.
         key: &'static str,
-        /// The value given.
+        /// The word the client gave, which the key cannot take.
         value: String,
         /// What the field takes.
         expected: &'static str,

@@ -18,7 +18,7 @@ pub enum Message {
     /// `game <id> [suffixes <suffix>...]`: a game the engine plays, with the rule
     /// suffixes its id accepts.
     Game {
-        /// The base game id.
+        /// The game id without rule suffixes (`othello8x8`, `kalah6x4`).
         id: String,
         /// Rule suffixes that may follow the id, such as `-noemptycapture`.
         suffixes: Vec<String>,
@@ -69,7 +69,7 @@ pub enum OptionKind {
     Combo {
         /// The value until set.
         default: String,
-        /// The values allowed.
+        /// Every value the option takes.
         values: Vec<String>,
     },
     /// `type string default <word>`: any one word.

@@ -192,7 +192,7 @@ fn a_resumed_match_ends_with_the_same_totals() {
 
 #[test]
 fn the_seeds_kalah_preset_prints_every_pairing() {
-    let out = run_match(&["--preset", "seeds-kalah"]);
+    let out = run_match(&["--preset", "paper-kalah"]);
     let text = String::from_utf8_lossy(&out.stdout);
     for algorithm in ["negascout", "mtdf"] {
         assert!(

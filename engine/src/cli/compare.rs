@@ -1,5 +1,5 @@
 //! `engine compare <preset | game position>`: every algorithm, with and without the table,
-//! on one position, as in the seeds' tables.
+//! on one position, as in the papers' tables.
 
 use std::time::Duration;
 
@@ -30,7 +30,7 @@ pub struct CompareArgs {
     hash: usize,
 }
 
-/// Evaluation counts the seeds report, by (preset start, algorithm, table).
+/// Evaluation counts the papers report, by (preset start, algorithm, table).
 fn seeds_figure(setup: &str, algorithm: Algorithm, use_tt: bool) -> Option<u64> {
     use Algorithm::{AlphaBeta, Mtdf, NegaAlpha, NegaScout, Negamax};
     Some(match (setup, algorithm, use_tt) {
@@ -93,7 +93,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
         println!("\n{setup}, depth {depth_text}");
         println!(
             "{:<20} {:>6} {:>14} {:>12} {:>14} {:>10} {:>14}",
-            "algorithm", "value", "evaluations", "table hits", "nodes", "time (s)", "seeds' evals"
+            "algorithm", "value", "evaluations", "table hits", "nodes", "time (s)", "papers' evals"
         );
         for (algorithm, use_tt, iterative) in rows() {
             let params = SearchParams {

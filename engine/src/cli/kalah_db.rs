@@ -20,7 +20,7 @@ enum KalahDbCommand {
     Build(BuildArgs),
     /// Say what a database file covers (reading and checking all of it).
     Info {
-        /// The file.
+        /// A database file written by `kalah-db build`.
         file: PathBuf,
     },
 }

@@ -80,7 +80,7 @@ pub struct MatchArgs {
     /// pairs as the whole match), e.g. 3/8; `engine match merge` combines the parts.
     #[arg(long, value_name = "I/N", requires = "results")]
     shard: Option<Shard>,
-    /// A built-in experiment instead: `seeds-kalah` replays docs/algorithms.md §001 (Kalah 6x6, depths 2..8).
+    /// A built-in experiment instead: `paper-kalah` replays docs/algorithms.md §001 (Kalah 6x6, depths 2..8).
     #[arg(long, conflicts_with = "engines")]
     preset: Option<String>,
 }
@@ -105,8 +105,10 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     }
     if let Some(preset) = &args.preset {
         return match preset.as_str() {
-            "seeds-kalah" => Ok(match_runner::seeds::run(&mut std::io::stdout(), 32)?),
-            other => bail!("unknown preset '{other}' (seeds-kalah)"),
+            "paper-kalah" | "seeds-kalah" => {
+                Ok(match_runner::paper_kalah::run(&mut std::io::stdout(), 32)?)
+            }
+            other => bail!("unknown preset '{other}' (paper-kalah)"),
         };
     }
     let me = Endpoint::Command(vec![

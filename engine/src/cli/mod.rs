@@ -97,7 +97,7 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Solve a position exactly (or prove win/loss/draw): score, best move, PV, nodes, time.
     Solve(solve::SolveArgs),
-    /// Run every algorithm, with and without the table, on one position (the seeds' tables).
+    /// Run every algorithm, with and without the table, on one position (the papers' tables).
     Compare(compare::CompareArgs),
     /// Fixed benchmark with a node-count signature; --ffo solves FFO endgame positions.
     Bench(bench::BenchArgs),

@@ -29,7 +29,7 @@ pub enum Event {
     Valued {
         /// Moves played before it.
         index: usize,
-        /// The search's score.
+        /// Its value found by the search (or the final score of a finished game).
         score: i32,
     },
     /// The request ended: its last line and its move (`None` when the game is over). A

@@ -51,12 +51,12 @@ pub(crate) struct SearchJob {
     pub(crate) kalah_databases: Arc<DatabaseCache>,
 }
 
-/// What the session and the search thread share besides the job channel.
+/// What the engine and its search thread signal each other besides the job channel.
 #[derive(Debug)]
-struct Shared {
+struct Signals {
     /// Clear the table before the next search (`newgame`).
     clear: AtomicBool,
-    /// The session is gone: end a held search.
+    /// The engine is gone: end a held search.
     closing: AtomicBool,
     /// Searches finished (their `bestmove` queued). Locked while the `bestmove` is queued
     /// and the count raised, so that whoever reads the count sees it raised once the
@@ -64,13 +64,13 @@ struct Shared {
     finished: Mutex<u64>,
 }
 
-/// The session's handle on its search thread. Dropping it (whatever ends the session,
+/// The engine's handle on its search thread. Dropping it (whatever ends the engine,
 /// a panic included) stops the search and joins the thread, which frees the table and
 /// returns its reservation.
 #[derive(Debug)]
 pub(crate) struct Worker {
     jobs: Option<Sender<SearchJob>>,
-    shared: Arc<Shared>,
+    signals: Arc<Signals>,
     finished: watch::Receiver<u64>,
     /// The stop flag of the latest search.
     stop: Option<Arc<AtomicBool>>,
@@ -82,17 +82,17 @@ impl Worker {
     pub(crate) fn spawn(reservation: Arc<Reservation>) -> std::io::Result<Worker> {
         let (jobs, rx) = crossbeam_channel::bounded(1);
         let (done, finished) = watch::channel(0);
-        let shared = Arc::new(Shared {
+        let signals = Arc::new(Signals {
             clear: AtomicBool::new(false),
             closing: AtomicBool::new(false),
             finished: Mutex::new(0),
         });
-        let thread_shared = Arc::clone(&shared);
+        let thread_signals = Arc::clone(&signals);
         let thread = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
                 let mut worker = SearchThread {
-                    shared: thread_shared,
+                    signals: thread_signals,
                     done,
                     reservation,
                     table: None,
@@ -101,7 +101,7 @@ impl Worker {
             })?;
         Ok(Worker {
             jobs: Some(jobs),
-            shared,
+            signals,
             finished,
             stop: None,
             thread: Some(thread),
@@ -111,7 +111,7 @@ impl Worker {
     /// Searches finished so far (each has queued its `bestmove`).
     pub(crate) fn finished(&self) -> u64 {
         *self
-            .shared
+            .signals
             .finished
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -120,14 +120,14 @@ impl Worker {
     pub(crate) fn search(&mut self, job: SearchJob) {
         self.stop = Some(Arc::clone(&job.stop));
         if let Some(jobs) = &self.jobs {
-            // Fails only if the thread died; the session notices in `wait_for`.
+            // Fails only if the thread died; the engine notices in `wait_for`.
             let _ = jobs.send(job);
         }
     }
 
     /// Clears the table before the next search.
     pub(crate) fn clear_table(&self) {
-        self.shared.clear.store(true, Ordering::Relaxed);
+        self.signals.clear.store(true, Ordering::Relaxed);
     }
 
     /// Stops the latest search (if it still runs) and wakes it if it holds its `bestmove`.
@@ -166,7 +166,7 @@ impl Worker {
     }
 
     fn close(&self) {
-        self.shared.closing.store(true, Ordering::Relaxed);
+        self.signals.closing.store(true, Ordering::Relaxed);
         self.wake();
     }
 }
@@ -187,7 +187,7 @@ impl Drop for Worker {
 
 /// The search thread's state.
 struct SearchThread {
-    shared: Arc<Shared>,
+    signals: Arc<Signals>,
     done: watch::Sender<u64>,
     reservation: Arc<Reservation>,
     table: Option<(usize, TranspositionTable)>,
@@ -207,7 +207,7 @@ impl SearchThread {
             }
             let stopped = job.stop.load(Ordering::Relaxed);
             let mut finished = self
-                .shared
+                .signals
                 .finished
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
@@ -230,12 +230,12 @@ impl SearchThread {
         if self.table.as_ref().is_some_and(|(size, _)| *size != mib) {
             self.table = None;
         }
-        let clear = self.shared.clear.swap(false, Ordering::Relaxed);
+        let clear = self.signals.clear.swap(false, Ordering::Relaxed);
         if let Some((_, table)) = &mut self.table
             && clear
             && !table.clear_unless(&stopped)
         {
-            self.shared.clear.store(true, Ordering::Relaxed);
+            self.signals.clear.store(true, Ordering::Relaxed);
         }
         let reservation = &self.reservation;
         let (_, table) = self.table.get_or_insert_with(|| {
@@ -251,9 +251,9 @@ impl SearchThread {
         table
     }
 
-    /// Waits for the stop flag (or the end of the session); other wake-ups are ignored.
+    /// Waits for the stop flag (or the end of the engine); other wake-ups are ignored.
     fn hold_until_stopped(&self, stop: &AtomicBool) {
-        while !stop.load(Ordering::Relaxed) && !self.shared.closing.load(Ordering::Relaxed) {
+        while !stop.load(Ordering::Relaxed) && !self.signals.closing.load(Ordering::Relaxed) {
             std::thread::park();
         }
     }
@@ -530,7 +530,7 @@ mod tests {
         fn send(&self, _: Event) {}
     }
 
-    /// What a panic in a session does to its worker: the handle is dropped mid-search.
+    /// What a panic in a front does to its worker: the handle is dropped mid-search.
     #[test]
     fn dropping_the_handle_stops_the_search_and_returns_the_table() {
         let pool = TablePool::new(64);

@@ -47,8 +47,8 @@ pub(crate) enum BadLine {
 
 /// One client's front, of either protocol.
 pub(crate) enum Front {
-    Native(native::Session),
-    Nboard(nboard::Session),
+    Native(native::NativeFront),
+    Nboard(nboard::NboardFront),
 }
 
 impl Front {
@@ -61,8 +61,8 @@ impl Front {
         files: FileAccess,
     ) -> std::io::Result<Front> {
         Ok(match protocol {
-            Protocol::Native => Front::Native(native::Session::new(out, shared, files)?),
-            Protocol::Nboard => Front::Nboard(nboard::Session::new(out, shared, files)?),
+            Protocol::Native => Front::Native(native::NativeFront::new(out, shared, files)?),
+            Protocol::Nboard => Front::Nboard(nboard::NboardFront::new(out, shared, files)?),
         })
     }
 

@@ -47,7 +47,7 @@ impl Side {
 pub enum Start {
     /// The game's usual start (Othello: the diagonal centre).
     Standard,
-    /// Othello's parallel centre (`W B / W B` in the seeds).
+    /// Othello's parallel centre (`W B / W B` in the papers).
     Parallel,
 }
 
@@ -63,7 +63,7 @@ pub enum GameError {
     /// The game has no such start position.
     #[error("game {game} has no '{start}' start position")]
     NoSuchStart {
-        /// The game id.
+        /// The game id, as given.
         game: String,
         /// The start that was asked for.
         start: String,

@@ -128,9 +128,9 @@ pub enum OpeningError {
     /// No unfinished position at that many plies.
     #[error("{game} has no unfinished position {plies} plies from the start")]
     NoneAfter {
-        /// The game.
+        /// The game whose openings were asked for.
         game: GameId,
-        /// The plies.
+        /// Plies from the start asked for.
         plies: usize,
     },
 }

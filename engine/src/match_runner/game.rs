@@ -24,7 +24,7 @@ pub struct Clock {
 /// What is the same for every game of a match.
 #[derive(Clone, Debug)]
 pub struct GameRules {
-    /// The game.
+    /// The game every opening belongs to.
     pub game: GameId,
     /// A clock per side, if any.
     pub clock: Option<Clock>,
@@ -43,9 +43,9 @@ pub struct GameRules {
 pub struct ScheduledGame {
     /// Its place in the schedule.
     pub index: usize,
-    /// The round.
+    /// Which pass over the openings (`--rounds`), from 0.
     pub round: usize,
-    /// The opening.
+    /// Where the game starts, as an opening of the schedule.
     pub opening: Opening,
     /// Index of the engine playing first.
     pub first: usize,

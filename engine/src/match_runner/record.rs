@@ -60,7 +60,7 @@ pub enum Termination {
 /// One move of a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ply {
-    /// The move.
+    /// The move as the engine sent it.
     pub mv: String,
     /// The engine's score for it, from its own side.
     pub score: Option<i32>,
@@ -77,7 +77,7 @@ pub struct Ply {
 pub struct GameRecord {
     /// Its place in the match schedule (what `--resume` skips).
     pub index: usize,
-    /// The round.
+    /// Which pass over the openings (`--rounds`), from 0.
     pub round: usize,
     /// Game id.
     pub game: String,
@@ -89,7 +89,7 @@ pub struct GameRecord {
     pub second: String,
     /// Moves after the opening.
     pub moves: Vec<Ply>,
-    /// The result.
+    /// Win, draw or loss for the first player (a fault loses).
     pub result: GameResult,
     /// Final score from the first player's view (discs or seeds), when the game was
     /// finished or adjudicated.
@@ -103,9 +103,9 @@ pub struct GameRecord {
 /// An engine's fault that ended a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FaultRecord {
-    /// The engine at fault.
+    /// The name of the engine at fault.
     pub engine: String,
-    /// The kind.
+    /// Crash, stall, illegal move or fallen flag.
     pub kind: FaultKind,
     /// What was seen.
     pub detail: String,

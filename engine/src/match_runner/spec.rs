@@ -46,9 +46,9 @@ pub enum SpecError {
     /// A value of the wrong kind.
     #[error("engine spec: {key}={value} is not {expected}")]
     BadValue {
-        /// The key.
+        /// The key, as written in the spec.
         key: String,
-        /// The value.
+        /// The value it could not take.
         value: String,
         /// What it takes.
         expected: &'static str,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::busy::BusyMoves;
-use super::limits::Clock;
+use super::limits::StopCheck;
 use super::node::Searcher;
 use super::root::RootOutcome;
 use super::{
@@ -166,9 +166,9 @@ fn search_thread<G: Searchable>(
     busy: Option<&BusyMoves>,
     report: &mut dyn FnMut(Report<'_, G::Move>),
 ) -> SearchResult<G::Move> {
-    let clock = Clock::new(limits);
+    let stop_check = StopCheck::new(limits);
     let root_entry = tt.probe(position.hash_key());
-    let mut s: Searcher<'_, G> = Searcher::new(tt, params.clone(), clock);
+    let mut s: Searcher<'_, G> = Searcher::new(tt, params.clone(), stop_check);
     s.helper = helper;
     s.busy = busy;
     let mut moves = s.ordered_moves(
@@ -188,7 +188,7 @@ fn search_thread<G: Searchable>(
             pv: Vec::new(),
             iterations: Vec::new(),
             stats: s.stats,
-            time: s.clock.elapsed(),
+            time: s.stop_check.elapsed(),
             stopped: false,
         };
     }
@@ -254,7 +254,7 @@ fn search_thread<G: Searchable>(
             pv: best.pv,
             alternatives,
             stats: s.stats.since(&before),
-            time: s.clock.elapsed(),
+            time: s.stop_check.elapsed(),
         };
         report(Report::Iteration(&iteration));
         iterations.push(iteration);
@@ -263,7 +263,7 @@ fn search_thread<G: Searchable>(
             break;
         }
     }
-    let time = s.clock.elapsed();
+    let time = s.stop_check.elapsed();
     let (best_move, score, pv) = match (better, iterations.last()) {
         (Some(b), _) => (
             b.best_move,

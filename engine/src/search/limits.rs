@@ -64,7 +64,7 @@ pub const CHECK_INTERVAL: u64 = 1024;
 
 /// Decides when a running search must stop.
 #[derive(Debug)]
-pub(crate) struct Clock {
+pub(crate) struct StopCheck {
     started: Instant,
     deadline: Option<Instant>,
     max_nodes: Option<u64>,
@@ -73,10 +73,10 @@ pub(crate) struct Clock {
     next_check: u64,
 }
 
-impl Clock {
-    pub(crate) fn new(limits: &Limits) -> Clock {
+impl StopCheck {
+    pub(crate) fn new(limits: &Limits) -> StopCheck {
         let started = Instant::now();
-        Clock {
+        StopCheck {
             started,
             // A time too far ahead to represent is no deadline at all.
             deadline: limits.movetime.and_then(|t| started.checked_add(t)),

@@ -68,11 +68,11 @@ impl Default for Thresholds {
 /// How to search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchParams {
-    /// The algorithm.
+    /// The search at each iteration (MTD(f) unless asked otherwise).
     pub algorithm: Algorithm,
     /// Use the transposition table.
     pub use_tt: bool,
-    /// Iterative deepening (otherwise one search straight to the final depth, as the seeds' tables do).
+    /// Iterative deepening (otherwise one search straight to the final depth, as the papers' tables do).
     pub iterative: bool,
     /// MTD(f)'s first guess for the first iteration (otherwise the table or a shallow search).
     pub first_guess: Option<i32>,
@@ -107,7 +107,7 @@ impl Default for SearchParams {
 /// A root move valued on its own by a multi-PV search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RankedMove<M> {
-    /// The move.
+    /// The root move valued.
     pub mv: M,
     /// Its score.
     pub score: Score,
@@ -120,9 +120,9 @@ pub struct RankedMove<M> {
 pub struct Iteration<M> {
     /// Depth in plies ([`DEPTH_TO_END`] for a search to the end of the game).
     pub depth: i32,
-    /// The score.
+    /// The score of the best move, at this depth.
     pub score: Score,
-    /// The best move.
+    /// The move the iteration found best (the first of the principal variation).
     pub best_move: M,
     /// The principal variation, starting with the best move.
     pub pv: Vec<M>,
@@ -152,9 +152,9 @@ impl<M: Copy> Iteration<M> {
 pub enum Report<'a, M> {
     /// An MTD(f) pass finished.
     Pass {
-        /// The iteration's depth.
+        /// Depth of the iteration the pass belongs to.
         depth: i32,
-        /// The pass.
+        /// Its bound, result and the interval known after it.
         pass: MtdfPass,
         /// Time since the search started.
         time: Duration,
@@ -223,7 +223,7 @@ pub struct SolverContext<'a> {
     /// The search's counters.
     pub(crate) stats: &'a mut SearchStats,
     /// The search's limits.
-    pub(crate) clock: &'a mut limits::Clock,
+    pub(crate) stop_check: &'a mut limits::StopCheck,
     /// Set once a limit is hit: the solver unwinds at once.
     pub(crate) stopped: &'a mut bool,
     /// The search's evaluation (the solver orders moves with it far from the end).

@@ -2,7 +2,7 @@
 //! (fail-hard, fail-soft, NegaScout probes), each optionally over the table.
 
 use super::busy::{BusyMoves, YoungBrothers, move_key};
-use super::limits::Clock;
+use super::limits::StopCheck;
 use super::tt::{Store, TranspositionTable, bounds_of};
 use super::{Algorithm, INFINITY, SearchParams, SearchStats, Searchable, SolverContext};
 use crate::game::{Game, GameMove, MoveList};
@@ -24,7 +24,7 @@ const DEFER_DEPTH: i32 = 5;
 pub(crate) struct Searcher<'a, G: Searchable> {
     pub(crate) tt: &'a TranspositionTable,
     pub(crate) params: SearchParams,
-    pub(crate) clock: Clock,
+    pub(crate) stop_check: StopCheck,
     pub(crate) stats: SearchStats,
     /// Set once a limit is hit; every node then returns at once and nothing is stored.
     pub(crate) stopped: bool,
@@ -54,13 +54,17 @@ pub(crate) fn child_depth<G: Game>(parent: &G, child: &G, depth: i32) -> i32 {
 }
 
 impl<'a, G: Searchable> Searcher<'a, G> {
-    pub(crate) fn new(tt: &'a TranspositionTable, params: SearchParams, clock: Clock) -> Self {
+    pub(crate) fn new(
+        tt: &'a TranspositionTable,
+        params: SearchParams,
+        stop_check: StopCheck,
+    ) -> Self {
         Searcher {
             tt,
             fail_soft: params.algorithm != Algorithm::AlphaBeta,
             scout: params.algorithm == Algorithm::NegaScout,
             params,
-            clock,
+            stop_check,
             stats: SearchStats::default(),
             stopped: false,
             partial_root: false,
@@ -74,7 +78,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
     #[inline]
     pub(crate) fn enter(&mut self) -> bool {
         self.stats.nodes += 1;
-        if !self.stopped && self.clock.must_stop(self.stats.nodes) {
+        if !self.stopped && self.stop_check.must_stop(self.stats.nodes) {
             self.stopped = true;
         }
         self.stopped
@@ -87,7 +91,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         let mut ctx = SolverContext {
             tt: self.params.use_tt.then_some(self.tt),
             stats: &mut self.stats,
-            clock: &mut self.clock,
+            stop_check: &mut self.stop_check,
             stopped: &mut self.stopped,
             evaluator: &self.params.evaluator,
             helper: self.helper,

@@ -132,7 +132,7 @@ impl<G: Searchable> Searcher<'_, G> {
                 nodes: self.stats.nodes - nodes_before,
             };
             self.stats.passes.push(pass);
-            on_pass(pass, self.clock.elapsed());
+            on_pass(pass, self.stop_check.elapsed());
         }
         if lower == upper {
             outcome.value = lower;

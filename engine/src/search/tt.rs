@@ -131,7 +131,7 @@ impl Bucket {
 /// What a search learnt about a position, to be stored.
 #[derive(Clone, Copy, Debug)]
 pub struct Store<M> {
-    /// The position's hash.
+    /// The position's 64-bit hash (its key in the table).
     pub key: u64,
     /// Remaining depth of the search.
     pub depth: i32,

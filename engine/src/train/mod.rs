@@ -24,9 +24,9 @@ use crate::search::eval::weights::{PHASES, PatternWeights};
 /// What to train on and how.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TrainConfig {
-    /// The least-squares fit.
+    /// Iterations and ridge penalty of the least-squares fit.
     pub fit: FitParams,
-    /// The labels.
+    /// Which positions get an exact solve as their label, instead of the game result.
     pub labels: LabelPolicy,
     /// Threads for solving and fitting.
     pub threads: usize,

@@ -12,6 +12,7 @@ impl App {
     pub(super) fn analysis_panel(&mut self, ui: &mut egui::Ui) {
         ui.heading("Search");
         let shown = self
+            .control
             .links
             .iter()
             .filter_map(EngineLink::shown_search)
@@ -55,7 +56,7 @@ impl App {
                     );
                 });
                 ui.label(format!("PV: {}", info.pv.join(" ")));
-                let limit = self.game.start_position().max_score();
+                let limit = self.control.game.start_position().max_score();
                 bounds_plot(ui, &search.passes, &search.iterations, limit);
             }
             None => {
@@ -65,6 +66,7 @@ impl App {
         ui.separator();
         ui.heading("Score over the game");
         let points: Vec<[f64; 2]> = self
+            .control
             .scores
             .iter()
             .map(|&(ply, score)| [ply as f64, f64::from(score)])
@@ -73,7 +75,7 @@ impl App {
             .height(120.0)
             .allow_scroll(false)
             .show(ui, |plot| {
-                let name = format!("{} ahead", self.side_names()[0]);
+                let name = format!("{} ahead", self.control.side_names()[0]);
                 plot.points(egui_plot::Points::new(name.clone(), points.clone()).radius(2.5));
                 plot.line(Line::new(name, points));
             });
@@ -82,15 +84,15 @@ impl App {
         let mut jump = None;
         ui.horizontal_wrapped(|ui| {
             if ui
-                .selectable_label(self.game.cursor() == 0, "start")
+                .selectable_label(self.control.game.cursor() == 0, "start")
                 .clicked()
             {
                 jump = Some(0);
             }
-            for (i, mv) in self.game.all_moves().iter().enumerate() {
+            for (i, mv) in self.control.game.all_moves().iter().enumerate() {
                 let text = format!("{}. {mv}", i + 1);
                 if ui
-                    .selectable_label(self.game.cursor() == i + 1, text)
+                    .selectable_label(self.control.game.cursor() == i + 1, text)
                     .clicked()
                 {
                     jump = Some(i + 1);
@@ -98,7 +100,7 @@ impl App {
             }
         });
         if let Some(n) = jump {
-            self.game.jump(n);
+            self.control.game.jump(n);
         }
     }
 }

@@ -11,27 +11,31 @@ use crate::settings::Controller;
 
 impl App {
     pub(super) fn board_panel(&mut self, ui: &mut egui::Ui) {
-        let position = self.game.position();
-        let names = self.side_names();
+        let position = self.control.game.position();
+        let names = self.control.side_names();
         let status = self.status_line(&position, names);
         ui.label(RichText::new(status).strong());
-        if !self.message.is_empty() {
-            ui.label(RichText::new(self.message.clone()).color(Color32::from_rgb(230, 150, 60)));
+        if !self.control.message.is_empty() {
+            ui.label(
+                RichText::new(self.control.message.clone()).color(Color32::from_rgb(230, 150, 60)),
+            );
         }
-        let side = self.to_move();
-        let human = self.settings.players[side] == Controller::Human && !position.is_terminal();
+        let side = self.control.to_move();
+        let human =
+            self.control.settings.players[side] == Controller::Human && !position.is_terminal();
         let legal = position.legal_moves();
         if human && legal == ["pass"] {
             ui.label(format!("{} has no legal move.", names[side]));
             if ui.button("Pass").clicked() {
-                self.play("pass");
+                self.control.play("pass");
             }
         }
         // The PV of the search for this position, or the rest of the one whose first
         // move was just played.
-        let cursor = self.game.cursor();
-        let last = self.game.last_move().map(str::to_string);
+        let cursor = self.control.game.cursor();
+        let last = self.control.game.last_move().map(str::to_string);
         let pv = self
+            .control
             .links
             .iter()
             .filter_map(EngineLink::shown_search)
@@ -48,6 +52,7 @@ impl App {
             .unwrap_or_default();
         // Every move's value, from an analysis of this very position.
         let analysis = self
+            .control
             .links
             .iter()
             .filter_map(EngineLink::shown_search)
@@ -65,8 +70,9 @@ impl App {
             .and_then(|i| i.pv.first().cloned());
         let overlay = Overlay {
             legal: if human { legal } else { Vec::new() },
-            last_move: self.game.last_move().map(str::to_string),
+            last_move: self.control.game.last_move().map(str::to_string),
             flipped: self
+                .control
                 .game
                 .previous()
                 .map(|before| board::flipped(&before, &position))
@@ -77,11 +83,11 @@ impl App {
         };
         if let Some(mv) = board::show(ui, &position, &overlay) {
             if !human {
-                self.message = format!("It is the engine's turn ({}).", names[side]);
+                self.control.message = format!("It is the engine's turn ({}).", names[side]);
             } else if overlay.legal.contains(&mv) {
-                self.play(&mv);
+                self.control.play(&mv);
             } else {
-                self.message = format!("{mv} is not a legal move here.");
+                self.control.message = format!("{mv} is not a legal move here.");
             }
         }
     }
@@ -89,22 +95,26 @@ impl App {
     fn status_line(&self, position: &AnyPosition, names: [&str; 2]) -> String {
         if position.is_terminal() {
             let score = position.final_score();
-            let first = if self.to_move() == 0 { score } else { -score };
+            let first = if self.control.to_move() == 0 {
+                score
+            } else {
+                -score
+            };
             return match first.signum() {
                 1 => format!("Game over: {} wins by {first}.", names[0]),
                 -1 => format!("Game over: {} wins by {}.", names[1], -first),
                 _ => "Game over: a draw.".to_string(),
             };
         }
-        let side = self.to_move();
-        let who = match self.settings.players[side] {
+        let side = self.control.to_move();
+        let who = match self.control.settings.players[side] {
             Controller::Human => "your move",
             Controller::Engine => "engine thinking",
         };
         format!(
             "{} to move ({who}), move {}",
             names[side],
-            self.game.cursor() + 1
+            self.control.game.cursor() + 1
         )
     }
 }

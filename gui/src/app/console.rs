@@ -11,7 +11,7 @@ impl App {
             .stick_to_bottom(true)
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                for (side, link) in self.links.iter().enumerate() {
+                for (side, link) in self.control.links.iter().enumerate() {
                     for line in &link.console {
                         let arrow = if line.outgoing { ">" } else { "<" };
                         ui.monospace(format!("{side}{arrow} {}", line.text));

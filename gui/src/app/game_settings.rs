@@ -8,25 +8,37 @@ use protocol::Algorithm;
 
 use super::App;
 use crate::engine_link::LinkStatus;
-use crate::game::GameRecord;
+use crate::game::GameHistory;
 use crate::settings::Controller;
 
 impl App {
     pub(super) fn settings_panel(&mut self, ui: &mut egui::Ui) {
         ui.heading("Game");
-        let before = (self.settings.game, self.settings.start.clone());
+        let before = (
+            self.control.settings.game,
+            self.control.settings.start.clone(),
+        );
         egui::ComboBox::from_label("Board")
-            .selected_text(board_label(self.settings.game))
+            .selected_text(board_label(self.control.settings.game))
             .show_ui(ui, |ui| {
                 for g in Geometry::ALL {
-                    ui.selectable_value(&mut self.settings.game, GameId::Othello(g), g.id());
+                    ui.selectable_value(
+                        &mut self.control.settings.game,
+                        GameId::Othello(g),
+                        g.id(),
+                    );
                 }
-                if let (GameId::Othello(_), Ok(kalah)) = (self.settings.game, KalahRules::new(6, 6))
+                if let (GameId::Othello(_), Ok(kalah)) =
+                    (self.control.settings.game, KalahRules::new(6, 6))
                 {
-                    ui.selectable_value(&mut self.settings.game, GameId::Kalah(kalah), "kalah");
+                    ui.selectable_value(
+                        &mut self.control.settings.game,
+                        GameId::Kalah(kalah),
+                        "kalah",
+                    );
                 }
             });
-        if let GameId::Kalah(rules) = self.settings.game {
+        if let GameId::Kalah(rules) = self.control.settings.game {
             let (mut pits, mut seeds) = (rules.pits, rules.seeds);
             ui.horizontal(|ui| {
                 let l = ui.label("Pits");
@@ -37,42 +49,50 @@ impl App {
                     .labelled_by(l.id);
             });
             // Sizes within the drag ranges; the rule variant is kept.
-            self.settings.game = GameId::Kalah(KalahRules {
+            self.control.settings.game = GameId::Kalah(KalahRules {
                 pits,
                 seeds,
                 ..rules
             });
-            self.settings.start = "startpos".into();
+            self.control.settings.start = "startpos".into();
         } else {
             ui.horizontal(|ui| {
                 ui.radio_value(
-                    &mut self.settings.start,
+                    &mut self.control.settings.start,
                     "startpos".into(),
                     "Standard start",
                 );
                 ui.radio_value(
-                    &mut self.settings.start,
+                    &mut self.control.settings.start,
                     "parallel".into(),
                     "Parallel start",
                 );
             });
         }
-        if before != (self.settings.game, self.settings.start.clone()) {
-            self.new_game();
+        if before
+            != (
+                self.control.settings.game,
+                self.control.settings.start.clone(),
+            )
+        {
+            self.control.new_game();
         }
         ui.separator();
         ui.heading("Players");
-        let names = self.side_names();
-        for (name, player) in names.iter().zip(&mut self.settings.players) {
+        let names = self.control.side_names();
+        for (name, player) in names.iter().zip(&mut self.control.settings.players) {
             ui.horizontal(|ui| {
                 ui.label(*name);
                 ui.radio_value(player, Controller::Human, format!("{name} human"));
                 ui.radio_value(player, Controller::Engine, format!("{name} engine"));
             });
         }
-        ui.checkbox(&mut self.settings.analyse, "Analyse while humans play");
         ui.checkbox(
-            &mut self.settings.value_all,
+            &mut self.control.settings.analyse,
+            "Analyse while humans play",
+        );
+        ui.checkbox(
+            &mut self.control.settings.value_all,
             "Show every move's value while analysing",
         );
         for (side, name) in names.iter().enumerate() {
@@ -85,29 +105,29 @@ impl App {
         ui.add(egui::TextEdit::multiline(&mut self.setup_text).desired_rows(2))
             .labelled_by(l.id);
         if ui.button("Load position").clicked() {
-            match GameRecord::parse(self.game.game(), &self.setup_text) {
-                Ok(game) => self.load(game),
-                Err(e) => self.message = format!("Cannot set up: {e}"),
+            match GameHistory::parse(self.control.game.game(), &self.setup_text) {
+                Ok(game) => self.control.load(game),
+                Err(e) => self.control.message = format!("Cannot set up: {e}"),
             }
         }
         ui.separator();
         let l = ui.label("GGF file");
-        ui.text_edit_singleline(&mut self.settings.ggf_path)
+        ui.text_edit_singleline(&mut self.control.settings.ggf_path)
             .labelled_by(l.id);
         ui.horizontal(|ui| {
             if ui.button("Open GGF").clicked() {
-                self.open_ggf();
+                self.control.open_ggf();
             }
             if ui.button("Save GGF").clicked() {
-                self.save_ggf();
+                self.control.save_ggf();
             }
         });
     }
 
     fn engine_settings(&mut self, ui: &mut egui::Ui, side: usize, name: &str) {
         ui.heading(format!("{name}'s engine"));
-        let kalah = matches!(self.settings.game, GameId::Kalah(_));
-        let e = &mut self.settings.engines[side];
+        let kalah = matches!(self.control.settings.game, GameId::Kalah(_));
+        let e = &mut self.control.settings.engines[side];
         let l = ui.label(format!(
             "{name} engine (builtin, a command, or tcp:host:port)"
         ));
@@ -154,7 +174,7 @@ impl App {
                     );
             });
         }
-        let link = &self.links[side];
+        let link = &self.control.links[side];
         let (text, colour) = match &link.status {
             LinkStatus::Off => ("not started".to_string(), ui.visuals().weak_text_color()),
             LinkStatus::Connecting => ("starting...".to_string(), ui.visuals().text_color()),
@@ -179,7 +199,7 @@ impl App {
             format!("Apply to {name}'s engine")
         };
         if ui.button(label).clicked() {
-            self.restart_engine(side);
+            self.control.restart_engine(side);
         }
     }
 }

@@ -8,31 +8,34 @@ impl App {
     pub(super) fn toolbar(&mut self, ui: &mut egui::Ui) {
         ui.horizontal_wrapped(|ui| {
             if ui.button("New game").clicked() {
-                self.new_game();
+                self.control.new_game();
             }
             if ui.button("Undo").clicked() {
-                self.undo();
+                self.control.undo();
             }
             if ui.button("Redo").clicked() {
-                self.redo();
+                self.control.redo();
             }
             if ui
-                .add_enabled(self.engine_thinking(), egui::Button::new("Move now"))
+                .add_enabled(
+                    self.control.engine_thinking(),
+                    egui::Button::new("Move now"),
+                )
                 .clicked()
             {
-                self.move_now();
+                self.control.move_now();
             }
             if ui.button("Copy position").clicked() {
                 ui.ctx().copy_text(format!(
                     "{} {}",
-                    self.game.game(),
-                    self.game.position_text()
+                    self.control.game.game(),
+                    self.control.game.position_text()
                 ));
             }
             if ui.button("Copy game").clicked() {
-                ui.ctx().copy_text(self.game.record_text());
+                ui.ctx().copy_text(self.control.game.record_text());
             }
-            ui.checkbox(&mut self.settings.console, "Engine console");
+            ui.checkbox(&mut self.control.settings.console, "Engine console");
         });
     }
 }

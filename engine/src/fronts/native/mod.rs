@@ -35,16 +35,20 @@ impl EventSink for Replies {
 }
 
 /// One client's session.
-pub(crate) struct Session {
+pub(crate) struct NativeFront {
     out: Lines,
     engine: Engine,
 }
 
-impl Session {
+impl NativeFront {
     /// A session whose options may name `files`.
-    pub(crate) fn new(out: Lines, shared: &Shared, files: FileAccess) -> std::io::Result<Session> {
+    pub(crate) fn new(
+        out: Lines,
+        shared: &Shared,
+        files: FileAccess,
+    ) -> std::io::Result<NativeFront> {
         let engine = Engine::new(shared, files, Arc::new(Replies(Arc::clone(&out))))?;
-        Ok(Session { out, engine })
+        Ok(NativeFront { out, engine })
     }
 
     /// The engine it drives.

@@ -118,7 +118,7 @@ impl EventSink for Replies {
 }
 
 /// One NBoard session.
-pub(crate) struct Session {
+pub(crate) struct NboardFront {
     replies: Arc<Replies>,
     engine: Engine,
     game: Option<GgfGame>,
@@ -127,15 +127,19 @@ pub(crate) struct Session {
     hint_moves: u32,
 }
 
-impl Session {
+impl NboardFront {
     /// A session whose options may name `files` (NBoard names none).
-    pub(crate) fn new(out: Lines, shared: &Shared, files: FileAccess) -> std::io::Result<Session> {
+    pub(crate) fn new(
+        out: Lines,
+        shared: &Shared,
+        files: FileAccess,
+    ) -> std::io::Result<NboardFront> {
         let replies = Arc::new(Replies {
             out,
             running: Mutex::new(None),
         });
         let engine = Engine::new(shared, files, Arc::clone(&replies) as Arc<dyn EventSink>)?;
-        Ok(Session {
+        Ok(NboardFront {
             replies,
             engine,
             game: None,

@@ -49,7 +49,7 @@ fn pit_key(index: usize, count: u8) -> u64 {
     KEYS[index * MAX_COUNT + count as usize]
 }
 
-/// A Kalah position. The board is the seeds' array: South's pits `0..P`, South's store
+/// A Kalah position. The board is the papers' array: South's pits `0..P`, South's store
 /// `P`, North's pits `P+1..=2P`, North's store `2P+1`. South ([`Side::First`]) moves first.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Kalah {

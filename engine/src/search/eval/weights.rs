@@ -53,7 +53,7 @@ pub enum WeightsError {
     /// The file cannot be read or written.
     #[error("{path}: {source}")]
     Io {
-        /// The file.
+        /// The file's path.
         path: String,
         /// Why.
         source: std::io::Error,

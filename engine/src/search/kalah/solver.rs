@@ -65,7 +65,7 @@ impl<'c, 'a> KalahSolver<'c, 'a> {
     pub(crate) fn solve(&mut self, pits: &Pits, seeds: u32, alpha: i32, beta: i32) -> i32 {
         let ctx = &mut *self.ctx;
         ctx.stats.nodes += 1;
-        if *ctx.stopped || ctx.clock.must_stop(ctx.stats.nodes) {
+        if *ctx.stopped || ctx.stop_check.must_stop(ctx.stats.nodes) {
             *ctx.stopped = true;
             return 0;
         }

@@ -59,7 +59,7 @@ impl Solver<'_, '_> {
     pub(super) fn deep(&mut self, me: u64, opp: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
         let ctx = &mut *self.ctx;
         ctx.stats.nodes += 1;
-        if *ctx.stopped || ctx.clock.must_stop(ctx.stats.nodes) {
+        if *ctx.stopped || ctx.stop_check.must_stop(ctx.stats.nodes) {
             *ctx.stopped = true;
             return 0;
         }

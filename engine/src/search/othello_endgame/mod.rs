@@ -9,7 +9,7 @@ mod deep;
 mod shallow;
 
 use super::eval::{Evaluator, PatternWeights};
-use super::limits::{Clock, Limits};
+use super::limits::{Limits, StopCheck};
 use super::othello::order_tables;
 use super::{SearchStats, SolverContext, TranspositionTable};
 use crate::game::othello::geometry::squares;
@@ -32,12 +32,12 @@ pub fn solve(
     tt: &mut TranspositionTable,
     stats: &mut SearchStats,
 ) -> i32 {
-    let mut clock = Clock::new(&Limits::default());
+    let mut stop_check = StopCheck::new(&Limits::default());
     let mut stopped = false;
     let mut ctx = SolverContext {
         tt: Some(tt),
         stats,
-        clock: &mut clock,
+        stop_check: &mut stop_check,
         stopped: &mut stopped,
         evaluator: &Evaluator::default(),
         helper: 0,

@@ -37,9 +37,9 @@ pub enum DatabaseError {
     /// A file could not be read or written.
     #[error("{path}: {source}")]
     Io {
-        /// The file.
+        /// The file's path.
         path: String,
-        /// The reason.
+        /// Why the system refused.
         source: std::io::Error,
     },
     /// The bytes are not a database.

@@ -1,4 +1,4 @@
-//! The figures of the seeds, reproduced: solved Othello boards (checked against a second,
+//! The figures of the papers (docs/algorithms.md), reproduced: solved Othello boards (checked against a second,
 //! plain solver written here) and the published Kalah values.
 
 use engine::game::kalah::{Kalah, KalahRules};

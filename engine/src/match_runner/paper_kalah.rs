@@ -27,7 +27,7 @@ pub struct Pairing {
 }
 
 /// Plays Kalah 6x6 from the start, first player at `d1`, second at `d2`, both with
-/// `algorithm` and a table of `hash_mib` each. As in the seeds, each search is a single
+/// `algorithm` and a table of `hash_mib` each. As in the papers, each search is a single
 /// search to its depth; MTD(f) takes the player's previous value as its first guess.
 #[must_use]
 pub fn play(algorithm: Algorithm, d1: u32, d2: u32, hash_mib: usize) -> Pairing {
