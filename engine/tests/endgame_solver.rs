@@ -6,7 +6,7 @@
 
 use engine::game::othello::{Geometry, Othello};
 use engine::game::{Game, MoveList, Start};
-use engine::search::othello_endgame::solve;
+use engine::search::othello::endgame::solve;
 use engine::search::{SearchStats, TranspositionTable};
 
 /// xorshift64: reproducible choices.

@@ -12,8 +12,7 @@ pub mod eval;
 pub mod kalah;
 mod limits;
 mod node;
-mod othello;
-pub mod othello_endgame;
+pub mod othello;
 mod root;
 mod stats;
 pub mod tt;
@@ -38,6 +37,19 @@ pub const INFINITY: i32 = 10_000;
 /// The depth that means "to the end of the game" (above any game's length in plies that
 /// consume depth, and below the table's 255).
 pub const DEPTH_TO_END: i32 = 200;
+
+/// The bounds a fail-soft search's result `value` in the window `(alpha, beta)` proves:
+/// at most `value` when it failed low, at least when it failed high, else exactly.
+#[must_use]
+pub fn bounds_of(value: i32, alpha: i32, beta: i32) -> (i32, i32) {
+    if value <= alpha {
+        (-INFINITY, value)
+    } else if value >= beta {
+        (value, INFINITY)
+    } else {
+        (value, value)
+    }
+}
 
 /// When to switch from heuristic search to solving (by empty squares, for games that
 /// count them).

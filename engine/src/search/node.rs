@@ -1,9 +1,10 @@
 //! The searcher and its interior nodes: plain negamax and the alpha-beta family
 //! (fail-hard, fail-soft, NegaScout probes), each optionally over the table.
 
+use super::bounds_of;
 use super::busy::{BusyMoves, YoungBrothers, move_key};
 use super::limits::StopCheck;
-use super::tt::{Store, TranspositionTable, bounds_of};
+use super::tt::{Store, TranspositionTable};
 use super::{Algorithm, INFINITY, SearchParams, SearchStats, Searchable, SolverContext};
 use crate::game::{Game, GameMove, MoveList};
 

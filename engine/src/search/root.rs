@@ -2,8 +2,9 @@
 //! window it was given, it always returns a move, and a move that reaches the top of the
 //! window ends the search at once. Also MTD(f)'s passes and the principal variation.
 
+use super::bounds_of;
 use super::node::{Searcher, child_depth};
-use super::tt::{Store, bounds_of};
+use super::tt::Store;
 use super::{Algorithm, INFINITY, MtdfPass, Searchable};
 
 /// What one root search established.

@@ -20,7 +20,6 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use super::INFINITY;
 use crate::game::GameMove;
 
 const NO_MOVE: u8 = u8::MAX;
@@ -143,19 +142,6 @@ pub struct Store<M> {
     pub proven: bool,
     /// The best move, if one was found.
     pub best_move: Option<M>,
-}
-
-/// The bounds a fail-soft search's result `value` in the window `(alpha, beta)` proves:
-/// at most `value` when it failed low, at least when it failed high, else exactly.
-#[must_use]
-pub fn bounds_of(value: i32, alpha: i32, beta: i32) -> (i32, i32) {
-    if value <= alpha {
-        (-INFINITY, value)
-    } else if value >= beta {
-        (value, INFINITY)
-    } else {
-        (value, value)
-    }
 }
 
 /// A fixed-size transposition table, shared by the threads of a search.

@@ -13,8 +13,9 @@ use super::pits::{MAX_BOARD_PITS, PitRules, Pits, Sowing};
 use crate::game::kalah::KalahMove;
 use crate::game::zobrist;
 use crate::search::SolverContext;
+use crate::search::bounds_of;
 use crate::search::driver::spread_for_helper;
-use crate::search::tt::{Store, bounds_of};
+use crate::search::tt::Store;
 
 /// From this many seeds on the board, children's table entries are checked before any
 /// search (enhanced transposition cut-off).

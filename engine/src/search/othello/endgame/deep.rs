@@ -12,9 +12,10 @@ use crate::game::othello::movegen::{flips, legal_moves};
 use crate::game::othello::{OthelloMove, position_key};
 use crate::game::{GameMove, MAX_MOVES};
 use crate::search::INFINITY;
+use crate::search::bounds_of;
 use crate::search::busy::{YoungBrothers, move_key};
 use crate::search::eval::weights::ordering_term;
-use crate::search::tt::{Entry, Store, bounds_of};
+use crate::search::tt::{Entry, Store};
 
 /// From this many empties on, children's table entries are checked before any search
 /// (enhanced transposition cut-off).

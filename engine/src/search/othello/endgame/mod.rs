@@ -8,13 +8,13 @@
 mod deep;
 mod shallow;
 
-use super::eval::{Evaluator, PatternWeights};
-use super::limits::{Limits, StopCheck};
-use super::othello::order_tables;
-use super::{SearchStats, SolverContext, TranspositionTable};
+use super::order::order_tables;
 use crate::game::othello::geometry::squares;
 use crate::game::othello::stability::stable_discs;
 use crate::game::othello::{Geometry, Othello};
+use crate::search::eval::{Evaluator, PatternWeights};
+use crate::search::limits::{Limits, StopCheck};
+use crate::search::{SearchStats, SolverContext, TranspositionTable};
 
 /// The stability cut-off is tried only when alpha is at least this high.
 const STABILITY_ALPHA: i32 = 8;
