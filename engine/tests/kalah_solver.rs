@@ -8,7 +8,7 @@ use std::sync::Arc;
 use engine::game::kalah::{Kalah, KalahRules};
 use engine::game::{Game, MoveList, Side};
 use engine::search::kalah::{DatabaseError, KalahDatabase, Storage};
-use engine::search::{Goal, Limits, Proof, SearchParams, TranspositionTable, search};
+use engine::search::{Goal, Limits, Proof, SearchParams, TranspositionTable, search_with};
 
 /// What the pits of `position` are worth to its side to move: its final score less the
 /// stores' difference (memoised plain negamax over the game's own moves).
@@ -156,7 +156,6 @@ fn solve_with(
 ) -> (i32, Option<u8>) {
     let mut tt = TranspositionTable::new(16);
     let params = SearchParams {
-        kalah_db: db.cloned(),
         threads,
         ..SearchParams::default()
     };
@@ -164,7 +163,14 @@ fn solve_with(
         goal: Goal::Solve,
         ..Limits::default()
     };
-    let result = search(position, &mut tt, &params, &limits, &mut |_| {});
+    let result = search_with(
+        position,
+        &mut tt,
+        &params,
+        &db.cloned(),
+        &limits,
+        &mut |_| {},
+    );
     assert_eq!(result.score.proof, Proof::Solved, "{position}");
     (result.score.value, result.best_move.map(|m| m.number()))
 }
@@ -239,15 +245,13 @@ fn heuristic_searches_read_the_database_as_exact() {
     let mut checked = 0;
     for position in late_positions("kalah6x4", 14, 40) {
         let mut tt = TranspositionTable::new(4);
-        let params = SearchParams {
-            kalah_db: Some(Arc::clone(&db)),
-            ..SearchParams::default()
-        };
         let limits = Limits {
             depth: Some(1),
             ..Limits::default()
         };
-        let result = search(&position, &mut tt, &params, &limits, &mut |_| {});
+        let database = Some(Arc::clone(&db));
+        let params = SearchParams::default();
+        let result = search_with(&position, &mut tt, &params, &database, &limits, &mut |_| {});
         let mut moves = MoveList::new();
         position.generate_moves(&mut moves);
         let children_covered = moves.iter().all(|&mv| {

@@ -5,12 +5,11 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use clap::Args;
-use engine::game::GameId;
+use engine::game::{AnyPosition, GameId};
 use engine::search::{
-    Algorithm, Goal, Limits, SearchParams, Searchable, TranspositionTable, search,
+    Algorithm, Goal, Limits, SearchParams, Searchable, TranspositionTable, search_with,
 };
 use engine::suite::parse_suite;
-use engine::with_position;
 
 use super::report;
 
@@ -62,7 +61,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
         let mut wrong = 0;
         for entry in &suite {
             tt.clear();
-            let (value, _) = solve_one(&entry.position, &mut tt, &params, &limits, &entry.id);
+            let (value, _) = solve_one(&entry.position, &(), &mut tt, &params, &limits, &entry.id);
             if entry.score.is_some_and(|s| s != value) && !args.wld {
                 eprintln!(
                     "#{}: expected {:+}, got {value:+}",
@@ -86,23 +85,34 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
     let position = game
         .position(text)
         .with_context(|| format!("bad position '{text}'"))?;
-    let params = SearchParams {
-        kalah_db: args.kalah_db.obtain(game)?,
-        ..params
+    // Each game's own resources: Kalah's database.
+    match position {
+        AnyPosition::Othello(p) => solve_one(&p, &(), &mut tt, &params, &limits, ""),
+        AnyPosition::Kalah(p) => {
+            let database = args.kalah_db.obtain(game)?;
+            solve_one(&p, &database, &mut tt, &params, &limits, "")
+        }
     };
-    with_position!(position, p => { solve_one(&p, &mut tt, &params, &limits, "") });
     Ok(())
 }
 
 /// Solves one position, printing the result; returns the score and the time taken.
 fn solve_one<G: Searchable>(
     position: &G,
+    resources: &G::Resources,
     tt: &mut TranspositionTable,
     params: &SearchParams,
     limits: &Limits,
     label: &str,
 ) -> (i32, Duration) {
-    let result = search(position, tt, params, limits, &mut report::progress);
+    let result = search_with(
+        position,
+        tt,
+        params,
+        resources,
+        limits,
+        &mut report::progress,
+    );
     let prefix = if label.is_empty() {
         String::new()
     } else {

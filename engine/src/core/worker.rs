@@ -22,7 +22,6 @@ use crate::search::{
     self, DEPTH_TO_END, Iteration, Limits, Report, SearchParams, SearchResult, SearchStats,
     Searchable, TranspositionTable,
 };
-use crate::with_position;
 
 /// One request to run.
 pub(crate) struct SearchJob {
@@ -195,10 +194,10 @@ struct SearchThread {
 
 impl SearchThread {
     fn run(&mut self, jobs: &Receiver<SearchJob>) {
-        while let Ok(mut job) = jobs.recv() {
+        while let Ok(job) = jobs.recv() {
             let tt = self.table_for(job.hash_mib, &job.stop);
-            job.params.kalah_db = kalah_database(&job);
-            let (info, best) = run_with_progress(tt, &job);
+            let kalah_database = kalah_database(&job);
+            let (info, best) = run_with_progress(tt, &job, &kalah_database);
             // The threads go back before the result is out: a client that reads this
             // `bestmove` and starts another search finds them free.
             drop(job.threads);
@@ -288,9 +287,13 @@ fn kalah_database(job: &SearchJob) -> Option<Arc<KalahDatabase>> {
 
 /// Runs the job's searches, with [`Event::Progress`] every `job.progress` while they run
 /// (the nodes of all the job's searches so far); returns the final line and move.
-fn run_with_progress(tt: &mut TranspositionTable, job: &SearchJob) -> (Info, BestMove) {
+fn run_with_progress(
+    tt: &mut TranspositionTable,
+    job: &SearchJob,
+    kalah_database: &Option<Arc<KalahDatabase>>,
+) -> (Info, BestMove) {
     let Some(every) = job.progress else {
-        return run_job(tt, job, None);
+        return run_job(tt, job, kalah_database, None);
     };
     let nodes = Progress::default();
     let (done, finished) = crossbeam_channel::bounded::<()>(0);
@@ -307,7 +310,7 @@ fn run_with_progress(tt: &mut TranspositionTable, job: &SearchJob) -> (Info, Bes
                 });
             }
         });
-        let result = run_job(tt, job, Some(&nodes));
+        let result = run_job(tt, job, kalah_database, Some(&nodes));
         drop(done);
         result
     })
@@ -335,6 +338,7 @@ impl Progress {
 fn run_job(
     tt: &mut TranspositionTable,
     job: &SearchJob,
+    kalah_database: &Option<Arc<KalahDatabase>>,
     progress: Option<&Progress>,
 ) -> (Info, BestMove) {
     let mut last = (
@@ -359,7 +363,11 @@ fn run_job(
             progress: progress.map(|p| Arc::clone(&p.running)),
             ..plan::limits(&job.go, position, &job.stop)
         };
-        let (info, best, stopped) = with_position!(position, p => run_search(p, tt, job, &limits));
+        // Each game's own resources: Kalah's database.
+        let (info, best, stopped) = match position {
+            AnyPosition::Othello(p) => run_search(p, &(), tt, job, &limits),
+            AnyPosition::Kalah(p) => run_search(p, kalah_database, tt, job, &limits),
+        };
         if let Some(progress) = progress {
             progress.search_ended(info.nodes.unwrap_or(0));
         }
@@ -379,6 +387,7 @@ fn run_job(
 /// returns the final line, the move, and whether it was stopped.
 fn run_search<G: Searchable>(
     position: &G,
+    resources: &G::Resources,
     tt: &mut TranspositionTable,
     job: &SearchJob,
     limits: &Limits,
@@ -442,7 +451,7 @@ fn run_search<G: Searchable>(
         threads: job.threads.threads(),
         ..job.params.clone()
     };
-    let result = search::search(position, tt, &params, limits, &mut report);
+    let result = search::search_with(position, tt, &params, resources, limits, &mut report);
     let info = final_info(job, &result, tt.hashfull());
     let best = BestMove {
         mv: result.best_move.map(|m| m.to_string()),

@@ -101,10 +101,34 @@ pub fn search<G: Searchable>(
     limits: &Limits,
     report: &mut dyn FnMut(Report<'_, G::Move>),
 ) -> SearchResult<G::Move> {
+    search_with(
+        position,
+        tt,
+        params,
+        &G::Resources::default(),
+        limits,
+        report,
+    )
+}
+
+/// [`search`], with `resources` only this game's search uses (Kalah's endgame database).
+pub fn search_with<G: Searchable>(
+    position: &G,
+    tt: &mut TranspositionTable,
+    params: &SearchParams,
+    resources: &G::Resources,
+    limits: &Limits,
+    report: &mut dyn FnMut(Report<'_, G::Move>),
+) -> SearchResult<G::Move> {
     tt.new_search();
     let tt: &TranspositionTable = tt;
+    let thread = |params, limits, helper, busy, report: &mut dyn FnMut(Report<'_, G::Move>)| {
+        search_thread(
+            position, tt, params, resources, limits, helper, busy, report,
+        )
+    };
     if params.threads <= 1 {
-        return search_thread(position, tt, params, limits, 0, None, report);
+        return thread(params, limits, 0, None, report);
     }
     let stop_helpers = Arc::new(AtomicBool::new(false));
     let helper_limits = Limits {
@@ -129,13 +153,13 @@ pub fn search<G: Searchable>(
             .map(|id| {
                 let (limits, params, busy) = (&helper_limits, &helper_params, &busy);
                 scope.spawn(move || {
-                    search_thread(position, tt, params, limits, id, Some(busy), &mut |_| {})
+                    thread(params, limits, id, Some(busy), &mut |_| {})
                         .stats
                         .nodes
                 })
             })
             .collect();
-        let mut result = search_thread(position, tt, params, limits, 0, Some(&busy), report);
+        let mut result = thread(params, limits, 0, Some(&busy), report);
         stop_helpers.store(true, Ordering::Relaxed);
         for helper in helpers {
             result.stats.nodes += helper.join().unwrap_or(0);
@@ -157,10 +181,12 @@ pub(crate) fn spread_for_helper<T>(moves: &mut [T], helper: usize) {
 /// One thread's search: the main one (`helper` 0) or a helper, which starts its heuristic
 /// iterations one ply deeper when odd and tries the root moves after the first in a
 /// rotated order, so that the threads spread over the tree.
+#[allow(clippy::too_many_arguments)] // one thread's share of search_with's arguments
 fn search_thread<G: Searchable>(
     position: &G,
     tt: &TranspositionTable,
     params: &SearchParams,
+    resources: &G::Resources,
     limits: &Limits,
     helper: usize,
     busy: Option<&BusyMoves>,
@@ -168,7 +194,7 @@ fn search_thread<G: Searchable>(
 ) -> SearchResult<G::Move> {
     let stop_check = StopCheck::new(limits);
     let root_entry = tt.probe(position.hash_key());
-    let mut s: Searcher<'_, G> = Searcher::new(tt, params.clone(), stop_check);
+    let mut s: Searcher<'_, G> = Searcher::new(tt, params.clone(), resources, stop_check);
     s.helper = helper;
     s.busy = busy;
     let mut moves = s.ordered_moves(

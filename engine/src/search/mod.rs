@@ -17,7 +17,7 @@ mod root;
 mod stats;
 pub mod tt;
 
-pub use driver::{search, solve_exact};
+pub use driver::{search, search_with, solve_exact};
 pub use limits::{CHECK_INTERVAL, Limits};
 /// The vocabulary the search shares with the protocol, from the parser to the search:
 /// the algorithms, what a search establishes, and how its score is known.
@@ -25,7 +25,6 @@ pub use protocol::{Algorithm, Bound, Goal, Proof, Score};
 pub use stats::{MtdfPass, SearchStats};
 pub use tt::TranspositionTable;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use crate::game::MoveList;
@@ -96,8 +95,6 @@ pub struct SearchParams {
     pub evaluator: Evaluator,
     /// Search threads (1: deterministic; more: lazy SMP over the shared table).
     pub threads: usize,
-    /// Kalah's endgame database, used for the rules it was built for.
-    pub kalah_db: Option<Arc<kalah::KalahDatabase>>,
 }
 
 impl Default for SearchParams {
@@ -111,7 +108,6 @@ impl Default for SearchParams {
             thresholds: Thresholds::default(),
             evaluator: Evaluator::default(),
             threads: 1,
-            kalah_db: None,
         }
     }
 }
@@ -198,23 +194,29 @@ pub struct SearchResult<M> {
 
 /// Search hooks a game may provide: move ordering and a specialised endgame solver.
 pub trait Searchable: Evaluate {
+    /// What only this game's search uses beyond the table and the evaluation (Kalah: its
+    /// endgame database), lent to a search by [`search_with`]; [`search`] lends the
+    /// default (none).
+    type Resources: Default + Send + Sync;
+
     /// Orders `moves` best-first. `depth` is the remaining depth (cheap orderings near
     /// leaves); `evaluator` is the search's evaluation, for orderings that use it.
     fn order_moves(&self, moves: &mut MoveList<Self::Move>, depth: i32, evaluator: &Evaluator) {
         let _ = (moves, depth, evaluator);
     }
 
-    /// The exact value of the position when a database of `params` holds it (looked up
-    /// at the horizon instead of the evaluation, and before searching a node).
-    fn database_value(&self, params: &SearchParams) -> Option<i32> {
-        let _ = params;
+    /// The exact value of the position when a database among `resources` holds it
+    /// (looked up at the horizon instead of the evaluation, and before searching a node).
+    fn database_value(&self, resources: &Self::Resources) -> Option<i32> {
+        let _ = resources;
         None
     }
 
     /// The exact value, fail-soft in `(alpha, beta)`, when a specialised solver applies:
     /// the search reaches the end from here within `depth` and the position is small
     /// enough for `thresholds`. The solver shares the search's table, counters and limits
-    /// through `ctx`; when it sets `ctx.stopped`, its value means nothing.
+    /// through `ctx`, and the game's `resources`; when it sets `ctx.stopped`, its value
+    /// means nothing.
     fn solve_endgame(
         &self,
         depth: i32,
@@ -222,8 +224,9 @@ pub trait Searchable: Evaluate {
         beta: i32,
         thresholds: &Thresholds,
         ctx: &mut SolverContext<'_>,
+        resources: &Self::Resources,
     ) -> Option<i32> {
-        let _ = (depth, alpha, beta, thresholds, ctx);
+        let _ = (depth, alpha, beta, thresholds, ctx, resources);
         None
     }
 }
@@ -243,8 +246,6 @@ pub struct SolverContext<'a> {
     /// 0 in a search's main thread, else the helper's number: in Kalah's solver, helpers
     /// vary the order of the moves after the first far from the end.
     pub(crate) helper: usize,
-    /// Kalah's endgame database, if the search has one.
-    pub(crate) kalah_db: Option<&'a kalah::KalahDatabase>,
     /// The moves other threads have in hand, in a parallel search.
     pub(crate) busy: Option<&'a busy::BusyMoves>,
 }

@@ -40,7 +40,8 @@ pub(crate) struct Searcher<'a, G: Searchable> {
     pub(crate) helper: usize,
     /// The moves the threads of a parallel search have in hand (None with one thread).
     pub(crate) busy: Option<&'a BusyMoves>,
-    _game: std::marker::PhantomData<G>,
+    /// What only this game's search uses (Kalah's database).
+    pub(crate) resources: &'a G::Resources,
 }
 
 /// The remaining depth below `child`: a move that keeps the turn (Kalah's extra move)
@@ -58,6 +59,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
     pub(crate) fn new(
         tt: &'a TranspositionTable,
         params: SearchParams,
+        resources: &'a G::Resources,
         stop_check: StopCheck,
     ) -> Self {
         Searcher {
@@ -71,7 +73,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             partial_root: false,
             helper: 0,
             busy: None,
-            _game: std::marker::PhantomData,
+            resources,
         }
     }
 
@@ -96,10 +98,10 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             stopped: &mut self.stopped,
             evaluator: &self.params.evaluator,
             helper: self.helper,
-            kalah_db: self.params.kalah_db.as_deref(),
             busy: self.busy,
         };
-        position.solve_endgame(depth, alpha, beta, &self.params.thresholds, &mut ctx)
+        let thresholds = &self.params.thresholds;
+        position.solve_endgame(depth, alpha, beta, thresholds, &mut ctx, self.resources)
     }
 
     /// A result as this algorithm returns it: as is when fail-soft, else clamped to the window.
@@ -119,7 +121,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         self.stats.leaf_evals += 1;
         if position.is_terminal() {
             position.final_score()
-        } else if let Some(v) = position.database_value(&self.params) {
+        } else if let Some(v) = position.database_value(self.resources) {
             v
         } else {
             self.stats.heuristic_leaves += 1;

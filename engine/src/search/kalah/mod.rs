@@ -10,8 +10,10 @@ pub use database::{
     database_positions,
 };
 
+use std::sync::Arc;
+
 use super::eval::Evaluator;
-use super::{DEPTH_TO_END, SearchParams, Searchable, SolverContext, Thresholds};
+use super::{DEPTH_TO_END, Searchable, SolverContext, Thresholds};
 use crate::game::kalah::{Kalah, KalahMove};
 use crate::game::{Game, MoveList};
 use pits::{PitRules, Pits};
@@ -24,6 +26,9 @@ use solver::KalahSolver;
 pub const SOLVE_DEPTH: i32 = DEPTH_TO_END / 2;
 
 impl Searchable for Kalah {
+    /// The endgame database, if the search has one (used for the rules it was built for).
+    type Resources = Option<Arc<KalahDatabase>>;
+
     /// Moves that earn another move first (nearest the store first: it leaves the others'
     /// counts as they are), then captures, largest first, then the rest, nearest the store
     /// first.
@@ -41,8 +46,8 @@ impl Searchable for Kalah {
         });
     }
 
-    fn database_value(&self, params: &SearchParams) -> Option<i32> {
-        params.kalah_db.as_ref().and_then(|db| db.value(self))
+    fn database_value(&self, database: &Option<Arc<KalahDatabase>>) -> Option<i32> {
+        database.as_ref().and_then(|db| db.value(self))
     }
 
     /// A database's value whenever it covers the board (at any depth: it is exact), else
@@ -55,15 +60,16 @@ impl Searchable for Kalah {
         beta: i32,
         _: &Thresholds,
         ctx: &mut SolverContext<'_>,
+        database: &Option<Arc<KalahDatabase>>,
     ) -> Option<i32> {
-        if let Some(v) = ctx.kalah_db.and_then(|db| db.value(self)) {
+        if let Some(v) = self.database_value(database) {
             return Some(v);
         }
         if depth < SOLVE_DEPTH {
             return None;
         }
         let rules = PitRules::of(self.rules());
-        let db = ctx.kalah_db.filter(|db| db.serves(&rules));
+        let db = database.as_deref().filter(|db| db.serves(&rules));
         let pits = Pits::of(self);
         let (own, other) = pits.sides(rules.pits);
         let side = self.side_to_move();

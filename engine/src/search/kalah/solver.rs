@@ -49,14 +49,14 @@ struct Move {
 pub(crate) struct KalahSolver<'c, 'a> {
     ctx: &'c mut SolverContext<'a>,
     rules: PitRules,
-    db: Option<&'a KalahDatabase>,
+    db: Option<&'c KalahDatabase>,
 }
 
 impl<'c, 'a> KalahSolver<'c, 'a> {
     pub(crate) fn new(
         ctx: &'c mut SolverContext<'a>,
         rules: PitRules,
-        db: Option<&'a KalahDatabase>,
+        db: Option<&'c KalahDatabase>,
     ) -> Self {
         KalahSolver { ctx, rules, db }
     }

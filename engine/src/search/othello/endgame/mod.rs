@@ -41,7 +41,6 @@ pub fn solve(
         stopped: &mut stopped,
         evaluator: &Evaluator::default(),
         helper: 0,
-        kalah_db: None,
         busy: None,
     };
     solve_in(position, alpha, beta, &mut ctx)
