@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use crate::game::GameId;
-use crate::search::{Limits, SearchParams, SearchResult, TranspositionTable, search};
-use crate::with_position;
+use crate::game::{AnyPosition, GameId};
+use crate::search::eval::Evaluator;
+use crate::search::{Limits, SearchParams, SearchResult, TranspositionTable, search, search_with};
 
 /// Table size for every bench search, so the node counts are the same everywhere.
 pub const BENCH_HASH_MIB: usize = 64;
@@ -81,13 +81,27 @@ pub struct BenchLine {
 /// # Panics
 /// If a built-in case is malformed (a test checks they are not).
 #[must_use]
-pub fn run_case(case: &BenchCase, tt: &mut TranspositionTable, params: &SearchParams) -> BenchLine {
+pub fn run_case(
+    case: &BenchCase,
+    tt: &mut TranspositionTable,
+    params: &SearchParams,
+    evaluator: &Evaluator,
+) -> BenchLine {
     let game: GameId = case.game.parse().expect("bench game id");
     let position = game.position(case.position).expect("bench position");
     tt.clear();
     let limits = Limits::depth_or_exact(case.depth);
-    let (score, best_move, nodes, time) =
-        with_position!(position, p => summary(&search(&p, tt, params, &limits, &mut |_| {})));
+    let (score, best_move, nodes, time) = match position {
+        AnyPosition::Othello(p) => summary(&search_with(
+            &p,
+            tt,
+            params,
+            evaluator,
+            &limits,
+            &mut |_| {},
+        )),
+        AnyPosition::Kalah(p) => summary(&search(&p, tt, params, &limits, &mut |_| {})),
+    };
     BenchLine {
         case: case.clone(),
         score,

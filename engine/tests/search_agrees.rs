@@ -2,7 +2,7 @@
 //! same depth on many random positions of every game, and its best move achieves it.
 
 use engine::game::{Game, GameId, MoveList};
-use engine::search::eval::{Evaluate, Evaluator};
+use engine::search::eval::Evaluate;
 use engine::search::{Algorithm, Limits, SearchParams, Searchable, TranspositionTable, search};
 use engine::with_position;
 
@@ -29,7 +29,7 @@ fn reference<G: Evaluate>(position: &G, depth: i32) -> i32 {
         return if position.is_terminal() {
             position.final_score()
         } else {
-            position.evaluate(&Evaluator::default())
+            position.evaluate(&G::Resources::default())
         };
     }
     let mut moves = MoveList::new();

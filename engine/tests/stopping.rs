@@ -11,7 +11,7 @@ use engine::game::{Game, Start};
 use engine::search::eval::Evaluator;
 use engine::search::{
     Algorithm, Bound, CHECK_INTERVAL, Limits, Proof, SearchParams, SearchResult,
-    TranspositionTable, search,
+    TranspositionTable, search, search_with,
 };
 
 fn start() -> Othello {
@@ -114,7 +114,6 @@ fn a_better_move_proven_in_the_stopped_iteration_is_played() {
         let mut tt = TranspositionTable::new(4);
         let params = SearchParams {
             algorithm: Algorithm::NegaAlpha,
-            evaluator: Evaluator::Hand,
             ..SearchParams::default()
         };
         let limits = Limits {
@@ -122,7 +121,8 @@ fn a_better_move_proven_in_the_stopped_iteration_is_played() {
             infinite: true,
             ..Limits::default()
         };
-        let result = search(&position, &mut tt, &params, &limits, &mut |_| {});
+        let hand = Evaluator::Hand;
+        let result = search_with(&position, &mut tt, &params, &hand, &limits, &mut |_| {});
         let mv = result.best_move.expect("a move");
         assert!(position.is_legal(mv));
         assert_eq!(result.pv.first(), Some(&mv));

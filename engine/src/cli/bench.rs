@@ -10,7 +10,8 @@ use clap::Args;
 use engine::bench::{BENCH_CASES, BENCH_HASH_MIB, run_case};
 use engine::game::Game;
 use engine::game::othello::{Othello, OthelloMove};
-use engine::search::{Goal, Limits, SearchParams, TranspositionTable, search, solve_exact};
+use engine::search::eval::Evaluator;
+use engine::search::{Goal, Limits, SearchParams, TranspositionTable, search_with, solve_exact};
 use engine::suite::{SuitePosition, ffo, parse_suite};
 
 use super::report;
@@ -46,15 +47,15 @@ pub struct BenchArgs {
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let params = SearchParams {
-        evaluator: args.eval.choice()?.evaluator(),
         threads: usize::from(args.threads),
         ..SearchParams::default()
     };
+    let evaluator = args.eval.choice()?.evaluator();
     if let Some(path) = &args.file {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let suite = parse_suite(&text).with_context(|| format!("in {}", path.display()))?;
-        return run_suite(&suite, args, &params);
+        return run_suite(&suite, args, &params, &evaluator);
     }
     if (args.wld || args.depth.is_some()) && !args.ffo {
         bail!("--wld and --depth need --ffo or --file");
@@ -71,13 +72,13 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         if suite.is_empty() {
             bail!("no FFO positions numbered {first}..={last} (the suite has 40..=59)");
         }
-        return run_suite(&suite, args, &params);
+        return run_suite(&suite, args, &params, &evaluator);
     }
     let mut tt = TranspositionTable::new(BENCH_HASH_MIB);
     let started = Instant::now();
     let mut nodes = 0;
     for case in BENCH_CASES {
-        let line = run_case(case, &mut tt, &params);
+        let line = run_case(case, &mut tt, &params, &evaluator);
         eprintln!(
             "{} {} depth {}: score {:+} best {} nodes {} time {:.3}",
             case.game,
@@ -102,6 +103,7 @@ fn run_suite(
     suite: &[SuitePosition],
     args: &BenchArgs,
     params: &SearchParams,
+    evaluator: &Evaluator,
 ) -> anyhow::Result<()> {
     let wld = args.wld;
     let mut tt = TranspositionTable::new(args.hash);
@@ -120,7 +122,14 @@ fn run_suite(
     );
     for entry in suite {
         tt.clear();
-        let result = search(&entry.position, &mut tt, params, &limits, &mut |_| {});
+        let result = search_with(
+            &entry.position,
+            &mut tt,
+            params,
+            evaluator,
+            &limits,
+            &mut |_| {},
+        );
         let best = result.best_move.map_or("none".into(), |m| m.to_string());
         let value = result.score.value;
         let right = if args.depth.is_some() {

@@ -44,9 +44,9 @@ pub struct SolveArgs {
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
     let mut tt = TranspositionTable::new(args.hash);
+    let evaluator = args.eval.choice()?.evaluator();
     let params = SearchParams {
         algorithm: args.algorithm,
-        evaluator: args.eval.choice()?.evaluator(),
         threads: usize::from(args.threads),
         ..SearchParams::default()
     };
@@ -61,7 +61,14 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
         let mut wrong = 0;
         for entry in &suite {
             tt.clear();
-            let (value, _) = solve_one(&entry.position, &(), &mut tt, &params, &limits, &entry.id);
+            let (value, _) = solve_one(
+                &entry.position,
+                &evaluator,
+                &mut tt,
+                &params,
+                &limits,
+                &entry.id,
+            );
             if entry.score.is_some_and(|s| s != value) && !args.wld {
                 eprintln!(
                     "#{}: expected {:+}, got {value:+}",
@@ -87,7 +94,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
         .with_context(|| format!("bad position '{text}'"))?;
     // Each game's own resources: Kalah's database.
     match position {
-        AnyPosition::Othello(p) => solve_one(&p, &(), &mut tt, &params, &limits, ""),
+        AnyPosition::Othello(p) => solve_one(&p, &evaluator, &mut tt, &params, &limits, ""),
         AnyPosition::Kalah(p) => {
             let database = args.kalah_db.obtain(game)?;
             solve_one(&p, &database, &mut tt, &params, &limits, "")

@@ -189,7 +189,6 @@ impl Engine {
         let params = SearchParams {
             algorithm: go.algorithm.unwrap_or_default(),
             thresholds: self.options.thresholds,
-            evaluator: self.options.evaluator(),
             ..SearchParams::default()
         };
         self.started += 1;
@@ -205,6 +204,7 @@ impl Engine {
             pass_info: self.options.pass_info,
             go,
             threads,
+            evaluator: self.options.evaluator(),
             kalah_db: self.options.kalah_db.clone(),
             kalah_databases: Arc::clone(&self.kalah_databases),
         });

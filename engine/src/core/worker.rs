@@ -17,6 +17,7 @@ use super::events::{Event, EventSink};
 use super::plan;
 use super::pool::{Reservation, ThreadLease};
 use crate::game::AnyPosition;
+use crate::search::eval::Evaluator;
 use crate::search::kalah::{DatabaseCache, DatabaseSource, KalahDatabase};
 use crate::search::{
     self, DEPTH_TO_END, Iteration, Limits, Report, SearchParams, SearchResult, SearchStats,
@@ -43,8 +44,9 @@ pub(crate) struct SearchJob {
     /// The search threads it holds of the server's budget, until it ends (they override
     /// `params.threads`).
     pub(crate) threads: ThreadLease,
-    /// Where a Kalah search gets its database (obtained by the search thread: building one
-    /// takes time).
+    /// Othello's evaluation (options `Eval` and `EvalFile`).
+    pub(crate) evaluator: Evaluator,
+    /// Where a Kalah search gets its database.
     pub(crate) kalah_db: DatabaseSource,
     /// Where databases are kept between searches.
     pub(crate) kalah_databases: Arc<DatabaseCache>,
@@ -365,7 +367,7 @@ fn run_job(
         };
         // Each game's own resources: Kalah's database.
         let (info, best, stopped) = match position {
-            AnyPosition::Othello(p) => run_search(p, &(), tt, job, &limits),
+            AnyPosition::Othello(p) => run_search(p, &job.evaluator, tt, job, &limits),
             AnyPosition::Kalah(p) => run_search(p, kalah_database, tt, job, &limits),
         };
         if let Some(progress) = progress {
@@ -568,6 +570,7 @@ mod tests {
             hash_mib: 8,
             pass_info: false,
             threads: threads.lease(2),
+            evaluator: Evaluator::default(),
             kalah_db: DatabaseSource::None,
             kalah_databases: Arc::default(),
         });

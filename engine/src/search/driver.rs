@@ -230,7 +230,7 @@ fn search_thread<G: Searchable>(
     }
     let mut guess = params.first_guess.unwrap_or_else(|| match root_entry {
         Some(e) if e.lower() == e.upper() => e.lower(),
-        _ => position.evaluate(&params.evaluator),
+        _ => position.evaluate(resources),
     });
     let mut iterations: Vec<Iteration<G::Move>> = Vec::new();
     let mut better = None;

@@ -28,7 +28,7 @@ pub use tt::TranspositionTable;
 use std::time::Duration;
 
 use crate::game::MoveList;
-use eval::{Evaluate, Evaluator};
+use eval::Evaluate;
 
 /// Larger than any score.
 pub const INFINITY: i32 = 10_000;
@@ -91,8 +91,6 @@ pub struct SearchParams {
     pub principal_variation: bool,
     /// Solver thresholds.
     pub thresholds: Thresholds,
-    /// The evaluation at the horizon.
-    pub evaluator: Evaluator,
     /// Search threads (1: deterministic; more: lazy SMP over the shared table).
     pub threads: usize,
 }
@@ -106,7 +104,6 @@ impl Default for SearchParams {
             first_guess: None,
             principal_variation: true,
             thresholds: Thresholds::default(),
-            evaluator: Evaluator::default(),
             threads: 1,
         }
     }
@@ -194,15 +191,15 @@ pub struct SearchResult<M> {
 
 /// Search hooks a game may provide: move ordering and a specialised endgame solver.
 pub trait Searchable: Evaluate {
-    /// What only this game's search uses beyond the table and the evaluation (Kalah: its
-    /// endgame database), lent to a search by [`search_with`]; [`search`] lends the
-    /// default (none).
-    type Resources: Default + Send + Sync;
-
     /// Orders `moves` best-first. `depth` is the remaining depth (cheap orderings near
-    /// leaves); `evaluator` is the search's evaluation, for orderings that use it.
-    fn order_moves(&self, moves: &mut MoveList<Self::Move>, depth: i32, evaluator: &Evaluator) {
-        let _ = (moves, depth, evaluator);
+    /// leaves); `resources` hold the search's evaluation, for orderings that use it.
+    fn order_moves(
+        &self,
+        moves: &mut MoveList<Self::Move>,
+        depth: i32,
+        resources: &Self::Resources,
+    ) {
+        let _ = (moves, depth, resources);
     }
 
     /// The exact value of the position when a database among `resources` holds it
@@ -241,8 +238,6 @@ pub struct SolverContext<'a> {
     pub(crate) stop_check: &'a mut limits::StopCheck,
     /// Set once a limit is hit: the solver unwinds at once.
     pub(crate) stopped: &'a mut bool,
-    /// The search's evaluation (the solver orders moves with it far from the end).
-    pub(crate) evaluator: &'a Evaluator,
     /// 0 in a search's main thread, else the helper's number: in Kalah's solver, helpers
     /// vary the order of the moves after the first far from the end.
     pub(crate) helper: usize,

@@ -96,7 +96,6 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             stats: &mut self.stats,
             stop_check: &mut self.stop_check,
             stopped: &mut self.stopped,
-            evaluator: &self.params.evaluator,
             helper: self.helper,
             busy: self.busy,
         };
@@ -125,7 +124,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             v
         } else {
             self.stats.heuristic_leaves += 1;
-            position.evaluate(&self.params.evaluator)
+            position.evaluate(self.resources)
         }
     }
 
@@ -138,7 +137,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
     ) -> MoveList<G::Move> {
         let mut moves = MoveList::new();
         position.generate_moves(&mut moves);
-        position.order_moves(&mut moves, depth, &self.params.evaluator);
+        position.order_moves(&mut moves, depth, self.resources);
         if let Some(i) = first.and_then(|m| moves.iter().position(|&x| x == m)) {
             moves[..=i].rotate_right(1);
         }

@@ -34,6 +34,9 @@ const WEIGHTS: Weights = Weights {
 };
 
 impl Evaluate for Othello {
+    /// Which evaluation, with its trained weights.
+    type Resources = Evaluator;
+
     #[inline]
     fn evaluate(&self, evaluator: &Evaluator) -> i32 {
         match evaluator.patterns_for(self.geometry()) {

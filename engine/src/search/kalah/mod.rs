@@ -12,7 +12,6 @@ pub use database::{
 
 use std::sync::Arc;
 
-use super::eval::Evaluator;
 use super::{DEPTH_TO_END, Searchable, SolverContext, Thresholds};
 use crate::game::kalah::{Kalah, KalahMove};
 use crate::game::{Game, MoveList};
@@ -26,13 +25,10 @@ use solver::KalahSolver;
 pub const SOLVE_DEPTH: i32 = DEPTH_TO_END / 2;
 
 impl Searchable for Kalah {
-    /// The endgame database, if the search has one (used for the rules it was built for).
-    type Resources = Option<Arc<KalahDatabase>>;
-
     /// Moves that earn another move first (nearest the store first: it leaves the others'
     /// counts as they are), then captures, largest first, then the rest, nearest the store
     /// first.
-    fn order_moves(&self, moves: &mut MoveList<KalahMove>, _depth: i32, _: &Evaluator) {
+    fn order_moves(&self, moves: &mut MoveList<KalahMove>, _depth: i32, _: &Self::Resources) {
         let rules = PitRules::of(self.rules());
         let pits = Pits::of(self);
         moves.sort_by_key(|mv| {

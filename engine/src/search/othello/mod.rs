@@ -22,8 +22,6 @@ const FASTEST_FIRST_DEPTH: i32 = 3;
 const EVAL_ORDER_DEPTH: i32 = 5;
 
 impl Searchable for Othello {
-    type Resources = ();
-
     fn order_moves(&self, moves: &mut MoveList<OthelloMove>, depth: i32, evaluator: &Evaluator) {
         if moves.len() < 2 {
             return;
@@ -91,12 +89,12 @@ impl Searchable for Othello {
         beta: i32,
         thresholds: &Thresholds,
         ctx: &mut SolverContext<'_>,
-        (): &(),
+        evaluator: &Evaluator,
     ) -> Option<i32> {
         let empties = self.empty().count_ones();
         // Passes count as plies, so only 2 * empties plies surely reach the end.
         (empties <= thresholds.small_solver_empties && depth >= 2 * empties as i32)
-            .then(|| endgame::solve_in(self, alpha, beta, ctx))
+            .then(|| endgame::solve_in(self, alpha, beta, ctx, evaluator))
     }
 }
 

@@ -39,23 +39,24 @@ pub fn solve(
         stats,
         stop_check: &mut stop_check,
         stopped: &mut stopped,
-        evaluator: &Evaluator::default(),
         helper: 0,
         busy: None,
     };
-    solve_in(position, alpha, beta, &mut ctx)
+    solve_in(position, alpha, beta, &mut ctx, &Evaluator::default())
 }
 
-/// [`solve`] inside a running search: its table (if any), counters and limits. When a
-/// limit stops it, `ctx.stopped` is set and the value means nothing.
+/// [`solve`] inside a running search: its table (if any), counters and limits, and its
+/// evaluation to order moves far from the end. When a limit stops it, `ctx.stopped` is
+/// set and the value means nothing.
 pub(crate) fn solve_in(
     position: &Othello,
     alpha: i32,
     beta: i32,
     ctx: &mut SolverContext<'_>,
+    evaluator: &Evaluator,
 ) -> i32 {
     let geometry = position.geometry();
-    let weights = ctx.evaluator.patterns_for(geometry);
+    let weights = evaluator.patterns_for(geometry);
     let mut solver = Solver {
         ctx,
         weights,
