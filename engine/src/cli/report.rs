@@ -2,7 +2,7 @@
 
 use std::fmt::Display;
 
-use engine::search::{Bound, DEPTH_TO_END, Iteration, Proof, Report, Score};
+use engine::search::{Bound, Iteration, Proof, Report, Score};
 
 /// A score as `+16`, `>=+2 wld`, `-4 exact`...
 pub fn score(score: &Score) -> String {
@@ -17,15 +17,6 @@ pub fn score(score: &Score) -> String {
         Proof::Wld => " wld",
     };
     format!("{bound}{:+}{proof}", score.value)
-}
-
-/// A depth, `end` for a search to the end of the game.
-pub fn depth(depth: i32) -> String {
-    if depth == DEPTH_TO_END {
-        "end".into()
-    } else {
-        depth.to_string()
-    }
 }
 
 /// Moves separated by spaces.
@@ -47,7 +38,7 @@ pub fn progress<M: Display>(report: Report<'_, M>) {
             time,
         } => eprintln!(
             "  depth {} pass bound {:+} value {:+} interval [{}, {}] nodes {} time {:.3}",
-            depth(d),
+            d,
             pass.bound,
             pass.value,
             pass.lower,
@@ -62,7 +53,7 @@ pub fn progress<M: Display>(report: Report<'_, M>) {
 pub fn iteration<M: Display>(it: &Iteration<M>) -> String {
     format!(
         "depth {} score {} nodes {} evals {} tt {}/{} passes {} time {:.3} nps {} pv {}",
-        depth(it.depth),
+        it.depth,
         score(&it.score),
         it.stats.nodes,
         it.stats.leaf_evals,

@@ -20,8 +20,8 @@ use crate::game::AnyPosition;
 use crate::search::eval::Evaluator;
 use crate::search::kalah::{DatabaseCache, DatabaseSource, KalahDatabase};
 use crate::search::{
-    self, DEPTH_TO_END, Iteration, Limits, Report, SearchParams, SearchResult, SearchStats,
-    Searchable, TranspositionTable,
+    self, Iteration, Limits, Report, SearchParams, SearchResult, SearchStats, Searchable,
+    TranspositionTable,
 };
 
 /// One request to run.
@@ -405,7 +405,7 @@ fn run_search<G: Searchable>(
             pass_nodes += pass.nodes;
             if job.pass_info {
                 let info = Info {
-                    depth: Some(depth_of(depth)),
+                    depth: Some(depth),
                     pass: Some(PassInfo {
                         number: passes,
                         beta: pass.bound,
@@ -482,7 +482,7 @@ impl SearchJob {
 
 fn iteration_info<M: ToString>(job: &SearchJob, it: &Iteration<M>, total: &SearchStats) -> Info {
     Info {
-        depth: Some(depth_of(it.depth)),
+        depth: Some(it.depth),
         score: Some(it.score),
         nodes: Some(total.nodes),
         nps: Some(total.nps(it.time)),
@@ -495,11 +495,7 @@ fn iteration_info<M: ToString>(job: &SearchJob, it: &Iteration<M>, total: &Searc
 
 fn final_info<M: ToString>(job: &SearchJob, r: &SearchResult<M>, hashfull: u32) -> Info {
     Info {
-        depth: Some(
-            r.iterations
-                .last()
-                .map_or(Depth::Plies(0), |it| depth_of(it.depth)),
-        ),
+        depth: Some(r.iterations.last().map_or(Depth::Plies(0), |it| it.depth)),
         score: Some(r.score),
         nodes: Some(r.stats.nodes),
         nps: Some(r.stats.nps(r.time)),
@@ -508,14 +504,6 @@ fn final_info<M: ToString>(job: &SearchJob, r: &SearchResult<M>, hashfull: u32) 
         hashfull: Some(hashfull),
         pv: r.pv.iter().map(ToString::to_string).collect(),
         ..job.info()
-    }
-}
-
-fn depth_of(depth: i32) -> Depth {
-    if depth >= DEPTH_TO_END {
-        Depth::End
-    } else {
-        Depth::Plies(depth.max(0).unsigned_abs())
     }
 }
 

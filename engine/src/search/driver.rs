@@ -10,7 +10,7 @@ use super::node::Searcher;
 use super::root::RootOutcome;
 use super::{
     Algorithm, Bound, DEPTH_TO_END, Goal, Iteration, Limits, Proof, RankedMove, Report, Score,
-    SearchParams, SearchResult, Searchable, TranspositionTable,
+    SearchParams, SearchResult, Searchable, TranspositionTable, reported_depth,
 };
 
 /// Heuristic iterations stop this many plies short of the end before an exact or
@@ -274,7 +274,7 @@ fn search_thread<G: Searchable>(
             previous = next.value;
         }
         let iteration = Iteration {
-            depth,
+            depth: reported_depth(depth),
             score: best.score,
             best_move: best.mv,
             pv: best.pv,
@@ -334,7 +334,14 @@ fn root_search<G: Searchable>(
     report: &mut dyn FnMut(Report<'_, G::Move>),
 ) -> RootOutcome<G::Move> {
     if s.params.algorithm == Algorithm::Mtdf {
-        let mut on_pass = |pass, time| report(Report::Pass { depth, pass, time });
+        let reported = reported_depth(depth);
+        let mut on_pass = |pass, time| {
+            report(Report::Pass {
+                depth: reported,
+                pass,
+                time,
+            });
+        };
         s.mtdf(
             position,
             moves,

@@ -21,7 +21,7 @@ pub use driver::{search, search_with, solve_exact};
 pub use limits::{CHECK_INTERVAL, Limits};
 /// The vocabulary the search shares with the protocol, from the parser to the search:
 /// the algorithms, what a search establishes, and how its score is known.
-pub use protocol::{Algorithm, Bound, Goal, Proof, Score};
+pub use protocol::{Algorithm, Bound, Depth, Goal, Proof, Score};
 pub use stats::{MtdfPass, SearchStats};
 pub use tt::TranspositionTable;
 
@@ -33,9 +33,20 @@ use eval::Evaluate;
 /// Larger than any score.
 pub const INFINITY: i32 = 10_000;
 
-/// The depth that means "to the end of the game" (above any game's length in plies that
-/// consume depth, and below the table's 255).
-pub const DEPTH_TO_END: i32 = 200;
+/// The remaining depth that means "to the end of the game" inside the search (above any
+/// game's length in plies that consume depth, and below the table's 255). Outside, a
+/// depth is asked in plies (`u32`, as `go depth` gives it) and reported as a
+/// [`Depth`]: plies, or the end.
+pub(crate) const DEPTH_TO_END: i32 = 200;
+
+/// A remaining depth of the search as it is reported.
+pub(crate) fn reported_depth(depth: i32) -> Depth {
+    if depth >= DEPTH_TO_END {
+        Depth::End
+    } else {
+        Depth::Plies(depth.max(0).unsigned_abs())
+    }
+}
 
 /// The bounds a fail-soft search's result `value` in the window `(alpha, beta)` proves:
 /// at most `value` when it failed low, at least when it failed high, else exactly.
@@ -123,8 +134,8 @@ pub struct RankedMove<M> {
 /// One completed iteration of iterative deepening.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Iteration<M> {
-    /// Depth in plies ([`DEPTH_TO_END`] for a search to the end of the game).
-    pub depth: i32,
+    /// Its depth: plies, or the end of the game.
+    pub depth: Depth,
     /// The score of the best move, at this depth.
     pub score: Score,
     /// The move the iteration found best (the first of the principal variation).
@@ -158,7 +169,7 @@ pub enum Report<'a, M> {
     /// An MTD(f) pass finished.
     Pass {
         /// Depth of the iteration the pass belongs to.
-        depth: i32,
+        depth: Depth,
         /// Its bound, result and the interval known after it.
         pass: MtdfPass,
         /// Time since the search started.
