@@ -127,12 +127,6 @@ impl Engine {
         self.options.set(name, value)
     }
 
-    /// The position the next `go` searches.
-    #[must_use]
-    pub fn position(&self) -> Option<&AnyPosition> {
-        self.position.as_ref()
-    }
-
     /// Stops a running search (its end reported first), then takes `position`.
     pub async fn set_position(&mut self, position: AnyPosition) {
         self.stop().await;

@@ -472,7 +472,7 @@ impl SearchJob {
     }
 
     /// An `info string` of this search.
-    pub(crate) fn note(&self, text: String) -> Info {
+    fn note(&self, text: String) -> Info {
         Info {
             string: Some(text),
             ..self.info()
