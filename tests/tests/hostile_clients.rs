@@ -282,6 +282,36 @@ fn stop_stays_fast_after_a_flood_of_newgames() {
     }
 }
 
+/// A move's time counts from its `go`, the table's clear and making included: a search of
+/// 30 ms after a `newgame` (a 1 GiB table to clear) answers well within what the clear
+/// alone takes; the rest of the clear waits for later searches.
+#[test]
+fn a_move_s_time_includes_the_table_s_clear() {
+    let mut engine = PipedEngine::start(&["--hash", "1024", "--table-memory", "1024"]);
+    let searched = |engine: &mut PipedEngine, go: &str| {
+        engine.send(format!("newgame\nposition othello8x8 startpos\n{go}\n").as_bytes());
+        let asked = Instant::now();
+        engine.until("bestmove");
+        asked.elapsed()
+    };
+    // The table made in full, then the clears a depth-1 search waits for.
+    searched(&mut engine, "go depth 1");
+    let median = |mut times: Vec<Duration>| {
+        times.sort();
+        times[times.len() / 2]
+    };
+    let (mut clear, mut timed) = (Vec::new(), Vec::new());
+    for _ in 0..5 {
+        clear.push(searched(&mut engine, "go depth 1"));
+        timed.push(searched(&mut engine, "go movetime 30"));
+    }
+    let (clear, timed) = (median(clear), median(timed));
+    assert!(
+        timed * 2 < clear,
+        "a 30 ms move took {timed:?}, where a clear takes {clear:?} (medians)"
+    );
+}
+
 #[test]
 fn out_of_range_depths_are_refused() {
     let mut engine = PipedEngine::start(&[]);

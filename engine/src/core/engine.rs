@@ -3,7 +3,7 @@
 
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use protocol::{Go, Info};
 use thiserror::Error;
@@ -194,6 +194,7 @@ impl Engine {
             events: Arc::clone(&self.events),
             params,
             stop: stop_flag(),
+            received: Instant::now(),
             hash_mib: self.options.hash_mib,
             pass_info: self.options.pass_info,
             go,

@@ -39,6 +39,8 @@ pub(crate) struct SearchJob {
     pub(crate) go: Go,
     /// Set by the engine to stop it.
     pub(crate) stop: Arc<AtomicBool>,
+    /// When the `go` came: a time limit counts from then.
+    pub(crate) received: Instant,
     pub(crate) hash_mib: usize,
     pub(crate) pass_info: bool,
     /// The search threads it holds of the server's budget, until it ends (they override
@@ -197,7 +199,7 @@ struct SearchThread {
 impl SearchThread {
     fn run(&mut self, jobs: &Receiver<SearchJob>) {
         while let Ok(job) = jobs.recv() {
-            let tt = self.table_for(job.hash_mib, &job.stop);
+            let tt = self.table_for(job.hash_mib, &job.stop, job.housekeeping_until());
             let kalah_database = kalah_database(&job);
             let (info, best) = run_with_progress(tt, &job, &kalah_database);
             // The threads go back before the result is out: a client that reads this
@@ -224,31 +226,30 @@ impl SearchThread {
 
     /// The table of `mib` MiB, cleared if a `newgame` asked for it. A table of another
     /// size is freed before the new one is made, and only then is the reservation shrunk.
-    /// Making or clearing a large table takes a good part of a second: a `stop` meanwhile
-    /// leaves the clear for the next search (any table does for a stopped search).
-    fn table_for(&mut self, mib: usize, stop: &AtomicBool) -> &mut TranspositionTable {
-        let stopped = || stop.load(Ordering::Relaxed);
+    /// Making or clearing a large table takes a good part of a second, so both stop at a
+    /// `stop` or at `until` and go on before the next search: a table part made is a
+    /// smaller table, and one part cleared keeps some old entries, which are still true.
+    fn table_for(
+        &mut self,
+        mib: usize,
+        stop: &AtomicBool,
+        until: Option<Instant>,
+    ) -> &mut TranspositionTable {
+        let stopped = || stop.load(Ordering::Relaxed) || until.is_some_and(|t| Instant::now() >= t);
         if self.table.as_ref().is_some_and(|(size, _)| *size != mib) {
             self.table = None;
         }
-        let clear = self.signals.clear.swap(false, Ordering::Relaxed);
-        if let Some((_, table)) = &mut self.table
-            && clear
-            && !table.clear_unless(&stopped)
-        {
-            self.signals.clear.store(true, Ordering::Relaxed);
-        }
         let reservation = &self.reservation;
         let (_, table) = self.table.get_or_insert_with(|| {
-            match TranspositionTable::new_unless(mib, &stopped) {
-                Some(table) => {
-                    reservation.shrink_to(mib);
-                    (mib, table)
-                }
-                // Stopped: made again for the next search. The reservation still covers it.
-                None => (0, TranspositionTable::new(0)),
-            }
+            reservation.shrink_to(mib);
+            (mib, TranspositionTable::growing(mib))
         });
+        // A new table is empty: a clear asked for before it needs nothing more.
+        let clear = self.signals.clear.swap(false, Ordering::Relaxed);
+        if clear && !table.clear_unless(&stopped) {
+            self.signals.clear.store(true, Ordering::Relaxed);
+        }
+        table.grow_unless(&stopped);
         table
     }
 
@@ -363,6 +364,8 @@ fn run_job(
         }
         let limits = Limits {
             progress: progress.map(|p| Arc::clone(&p.running)),
+            // The first search's time counts from the `go`, table work included.
+            asked: (index + 1 == job.positions.len()).then_some(job.received),
             ..plan::limits(&job.go, position, &job.stop)
         };
         // Each game's own resources: Kalah's database.
@@ -463,6 +466,14 @@ fn run_search<G: Searchable>(
 }
 
 impl SearchJob {
+    /// Until when the table may be made or cleared before a search with a time limit: a
+    /// tenth of its time (the rest is left for the next search).
+    fn housekeeping_until(&self) -> Option<Instant> {
+        let first = self.positions.last()?;
+        let movetime = plan::limits(&self.go, first, &self.stop).movetime?;
+        self.received.checked_add(movetime / 10)
+    }
+
     /// An `info` with only this search's id.
     fn info(&self) -> Info {
         Info {
@@ -555,6 +566,7 @@ mod tests {
                 ..Go::default()
             },
             stop: Arc::clone(&stop),
+            received: Instant::now(),
             hash_mib: 8,
             pass_info: false,
             threads: threads.lease(2),

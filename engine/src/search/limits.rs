@@ -17,6 +17,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Stop after about this long.
     pub movetime: Option<Duration>,
+    /// When the search was asked for: `movetime` counts from then (from the search's
+    /// start when unset).
+    pub asked: Option<Instant>,
     /// Search until stopped (no depth limit of the game's own).
     pub infinite: bool,
     /// Value this many root moves, each with its own score and PV, at every iteration
@@ -79,7 +82,9 @@ impl StopCheck {
         StopCheck {
             started,
             // A time too far ahead to represent is no deadline at all.
-            deadline: limits.movetime.and_then(|t| started.checked_add(t)),
+            deadline: limits
+                .movetime
+                .and_then(|t| limits.asked.unwrap_or(started).checked_add(t)),
             max_nodes: limits.nodes,
             stop: limits.stop.clone(),
             progress: limits.progress.clone(),

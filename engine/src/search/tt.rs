@@ -148,6 +148,8 @@ pub struct Store<M> {
 #[derive(Debug)]
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
+    /// Buckets at full size.
+    target: usize,
     age: AtomicU8,
 }
 
@@ -156,37 +158,36 @@ impl TranspositionTable {
     /// at least one bucket).
     #[must_use]
     pub fn new(mib: usize) -> TranspositionTable {
-        let (mut table, count) = Self::reserved(mib);
-        table.grow_unless(count, &|| false);
+        let mut table = Self::growing(mib);
+        table.grow_unless(&|| false);
         table
     }
 
-    /// [`TranspositionTable::new`], unless `stopped` says so between two MiB of the
-    /// zeroing (a large table takes a good part of a second to make): `None` then.
+    /// A table of one bucket that [`TranspositionTable::grow_unless`] makes into one of
+    /// `mib` MiB: a large table takes a good part of a second to make, which a search
+    /// with little time or a `stop` cannot wait for. At every size it is a whole table
+    /// (entries stored before it grew are lost, never wrong).
     #[must_use]
-    pub fn new_unless(mib: usize, stopped: &dyn Fn() -> bool) -> Option<TranspositionTable> {
-        let (mut table, count) = Self::reserved(mib);
-        table.grow_unless(count, stopped).then_some(table)
-    }
-
-    /// No buckets yet, and how many make `mib` MiB (room reserved for them).
-    fn reserved(mib: usize) -> (TranspositionTable, usize) {
+    pub fn growing(mib: usize) -> TranspositionTable {
         let bytes = mib.saturating_mul(1 << 20);
-        let count = 1 << (bytes / size_of::<Bucket>()).max(1).ilog2();
-        let table = TranspositionTable {
-            buckets: Vec::with_capacity(count),
+        let target = 1 << (bytes / size_of::<Bucket>()).max(1).ilog2();
+        let mut buckets = Vec::with_capacity(target);
+        buckets.push(Bucket::default());
+        TranspositionTable {
+            buckets,
+            target,
             age: AtomicU8::new(0),
-        };
-        (table, count)
+        }
     }
 
-    /// Adds buckets up to `count`, a chunk at a time; false if stopped.
-    fn grow_unless(&mut self, count: usize, stopped: &dyn Fn() -> bool) -> bool {
-        while self.buckets.len() < count {
+    /// Adds buckets, a MiB at a time, until the table has its full size, unless `stopped`
+    /// says so between two MiB; true when it has its full size.
+    pub fn grow_unless(&mut self, stopped: &dyn Fn() -> bool) -> bool {
+        while self.buckets.len() < self.target {
             if stopped() {
                 return false;
             }
-            let chunk = CHUNK_BUCKETS.min(count - self.buckets.len());
+            let chunk = CHUNK_BUCKETS.min(self.target - self.buckets.len());
             self.buckets
                 .extend(std::iter::repeat_with(Bucket::default).take(chunk));
         }
@@ -341,14 +342,19 @@ mod tests {
 
     #[test]
     fn making_and_clearing_stop_when_asked() {
-        assert!(TranspositionTable::new_unless(4, &|| true).is_none());
+        let mut tt = TranspositionTable::growing(4);
+        assert!(!tt.grow_unless(&|| true));
+        assert_eq!(tt.bytes(), 64, "one bucket: a whole table already");
+        tt.store(&store(42, 5, -3, 7));
+        assert!(tt.probe(42).is_some());
         let made = std::cell::Cell::new(0);
         let stop_after_two = || {
             made.set(made.get() + 1);
             made.get() > 2
         };
-        assert!(TranspositionTable::new_unless(4, &stop_after_two).is_none());
-        let mut tt = TranspositionTable::new_unless(4, &|| false).unwrap();
+        assert!(!tt.grow_unless(&stop_after_two));
+        assert_eq!(tt.bytes(), 64 + (2 << 20), "two MiB made after the first bucket");
+        assert!(tt.grow_unless(&|| false));
         assert_eq!(tt.bytes(), 4 << 20);
         for key in 1..1000 {
             tt.store(&store(key * 0x9e37_79b9_7f4a_7c15, 5, -3, 7));
