@@ -607,3 +607,40 @@ fn sprt_stops_a_one_sided_match_early() {
     assert!(games.len() < 400, "{} games: {report}", games.len());
     assert!(report.contains("H1 accepted"), "{report}");
 }
+
+/// Under `--clock`, an NBoard engine is told its clock as the NBoard GUI does (`TI` in the
+/// record): our engine in NBoard mode, given no depth, would search to `MidDepth` 10 a
+/// move (tens of milliseconds, past a 1.5 s clock within a game); told its clock, it
+/// shares the time out and its flag never falls.
+#[test]
+fn an_nboard_engine_keeps_to_the_match_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("clock.jsonl");
+    let engine = engine_binary().display().to_string();
+    run_match(&[
+        "--engine",
+        &format!("name=nb nboard='{engine} --nboard'"),
+        "--engine",
+        "name=quick depth=1",
+        "--clock",
+        "1500+0",
+        "--opening-plies",
+        "1",
+        "--results",
+        file.to_str().unwrap(),
+    ]);
+    let games = results(&file);
+    assert_eq!(games.len(), 8, "4 first moves, colours swapped");
+    for g in &games {
+        assert_eq!(g.termination, Termination::Normal, "{g:?}");
+        let nb_first = g.first == "nb";
+        let used: u64 = g
+            .moves
+            .iter()
+            .skip(usize::from(!nb_first))
+            .step_by(2)
+            .map(|p| p.time_ms)
+            .sum();
+        assert!(used <= 1500, "the NBoard engine used {used} ms of 1500");
+    }
+}

@@ -23,7 +23,7 @@ pub enum MatchError {
     },
     /// An NBoard engine with settings NBoard cannot pass on.
     #[error(
-        "{engine}: an NBoard engine takes a depth only (no algorithm, nodes, movetime, options or clock)"
+        "{engine}: an NBoard engine takes a depth and the match's clock only (no algorithm, nodes, movetime or options)"
     )]
     NboardSettings {
         /// The engine's name.

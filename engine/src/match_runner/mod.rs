@@ -136,7 +136,6 @@ pub fn run(config: &MatchConfig) -> Result<Tally, MatchError> {
             || spec.nodes.is_some()
             || spec.movetime.is_some()
             || !spec.options.is_empty()
-            || config.rules.clock.is_some()
         {
             return Err(MatchError::NboardSettings {
                 engine: spec.name.clone(),

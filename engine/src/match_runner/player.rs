@@ -123,6 +123,15 @@ impl<'a> Player<'a> {
             Ok(Backend::Native(client)) => search(client, &position, go, timeout)
                 .map_err(|f| f.with_stderr(client.stderr_tail())),
             Ok(Backend::Nboard(engine)) => nboard_game(game, opening, moves)
+                .map(|mut ggf| {
+                    if let Some(clock) = go.time {
+                        // The mover's clock as NBoard's GUI gives it: the game's time
+                        // (`TI`) less the times of the mover's moves, here all 0. An
+                        // increment is not told: the engine budgets without it, safely.
+                        ggf.set_property("TI", &ggf_time(clock.time));
+                    }
+                    ggf
+                })
                 .and_then(|ggf| engine.choose(&ggf, go.depth, timeout))
                 .map_err(|f| f.with_stderr(engine.stderr_tail())),
             Err(fault) => Err(fault),
@@ -155,6 +164,11 @@ fn search(
     })
 }
 
+/// Milliseconds as a GGF time, `m:ss.sss`.
+fn ggf_time(ms: u64) -> String {
+    format!("{}:{:06.3}", ms / 60_000, (ms % 60_000) as f64 / 1000.0)
+}
+
 /// The game so far as a GGF record, for an NBoard engine (8x8 Othello only).
 pub(crate) fn nboard_game(
     game: GameId,
@@ -177,4 +191,15 @@ pub(crate) fn nboard_game(
             .map_err(|e| protocol_fault(e.to_string()))?;
     }
     Ok(record)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_in_ggf_time() {
+        assert_eq!(ggf_time(1_500), "0:01.500");
+        assert_eq!(ggf_time(125_250), "2:05.250");
+    }
 }

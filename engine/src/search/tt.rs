@@ -353,7 +353,11 @@ mod tests {
             made.get() > 2
         };
         assert!(!tt.grow_unless(&stop_after_two));
-        assert_eq!(tt.bytes(), 64 + (2 << 20), "two MiB made after the first bucket");
+        assert_eq!(
+            tt.bytes(),
+            64 + (2 << 20),
+            "two MiB made after the first bucket"
+        );
         assert!(tt.grow_unless(&|| false));
         assert_eq!(tt.bytes(), 4 << 20);
         for key in 1..1000 {
