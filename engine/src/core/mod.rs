@@ -12,6 +12,7 @@ mod config;
 mod engine;
 mod events;
 mod file_access;
+mod job;
 mod options;
 mod plan;
 mod pool;

@@ -1,0 +1,318 @@
+//! One request on the search thread: its searches (one position, or a game's positions
+//! from the last back), with progress reports, each turned into the engine's [`Event`]s.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::RecvTimeoutError;
+use protocol::{BestMove, Depth, Go, Info, PassInfo};
+
+use super::events::{Event, EventSink};
+use super::plan;
+use super::pool::ThreadLease;
+use crate::game::AnyPosition;
+use crate::search::eval::Evaluator;
+use crate::search::kalah::{DatabaseCache, DatabaseSource, KalahDatabase};
+use crate::search::{
+    self, Iteration, Limits, Report, SearchParams, SearchResult, SearchStats, Searchable,
+    TranspositionTable,
+};
+
+/// One request to run.
+pub(crate) struct SearchJob {
+    /// The position to search; or with `game`, every position of a game, valued from the
+    /// last back to the first (later positions fill the table first).
+    pub(crate) positions: Vec<AnyPosition>,
+    pub(crate) game: bool,
+    /// Send [`Event::Progress`] this often.
+    pub(crate) progress: Option<Duration>,
+    pub(crate) events: Arc<dyn EventSink>,
+    pub(crate) params: SearchParams,
+    /// The request's limits, goal, multi-PV and id (`go infinite` holds its end until
+    /// stopped).
+    pub(crate) go: Go,
+    /// Set by the engine to stop it.
+    pub(crate) stop: Arc<AtomicBool>,
+    /// When the `go` came: a time limit counts from then.
+    pub(crate) received: Instant,
+    pub(crate) hash_mib: usize,
+    pub(crate) pass_info: bool,
+    /// The search threads it holds of the server's budget, until it ends (they override
+    /// `params.threads`).
+    pub(crate) threads: ThreadLease,
+    /// Othello's evaluation (options `Eval` and `EvalFile`).
+    pub(crate) evaluator: Evaluator,
+    /// Where a Kalah search gets its database.
+    pub(crate) kalah_db: DatabaseSource,
+    /// Where databases are kept between searches.
+    pub(crate) kalah_databases: Arc<DatabaseCache>,
+}
+
+/// Runs the job on `tt`: its Kalah database obtained first if it needs one, then its
+/// searches; returns the final line and move.
+pub(crate) fn run(job: &SearchJob, tt: &mut TranspositionTable) -> (Info, BestMove) {
+    let kalah_database = kalah_database(job);
+    run_with_progress(tt, job, &kalah_database)
+}
+
+/// The Kalah database of a Kalah search, if the option names one; when it cannot be had,
+/// a note says why and the search goes on without.
+fn kalah_database(job: &SearchJob) -> Option<Arc<KalahDatabase>> {
+    let Some(AnyPosition::Kalah(position)) = job.positions.first() else {
+        return None;
+    };
+    let say = |text: String| job.events.send(Event::Note(job.note(text)));
+    job.kalah_databases
+        .obtain(
+            &job.kalah_db,
+            position.rules(),
+            &mut |seeds| {
+                if seeds % 4 == 0 {
+                    say(format!("KalahDatabase: boards of {seeds} seeds built"));
+                }
+            },
+            Some(&job.stop),
+        )
+        .unwrap_or_else(|e| {
+            say(format!(
+                "KalahDatabase {}: {e}; searching without it",
+                job.kalah_db
+            ));
+            None
+        })
+}
+
+/// Runs the job's searches, with [`Event::Progress`] every `job.progress` while they run
+/// (the nodes of all the job's searches so far); returns the final line and move.
+fn run_with_progress(
+    tt: &mut TranspositionTable,
+    job: &SearchJob,
+    kalah_database: &Option<Arc<KalahDatabase>>,
+) -> (Info, BestMove) {
+    let Some(every) = job.progress else {
+        return run_job(tt, job, kalah_database, None);
+    };
+    let nodes = Progress::default();
+    let (done, finished) = crossbeam_channel::bounded::<()>(0);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut shown = 0;
+            while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(every) {
+                // Never backwards, even read between two searches of a game.
+                shown = nodes.total().max(shown);
+                job.events.send(Event::Progress {
+                    nodes: shown,
+                    elapsed: started.elapsed(),
+                });
+            }
+        });
+        let result = run_job(tt, job, kalah_database, Some(&nodes));
+        drop(done);
+        result
+    })
+}
+
+/// The nodes of a job so far: those of its finished searches, and the running one's.
+#[derive(Debug, Default)]
+struct Progress {
+    finished: AtomicU64,
+    running: Arc<AtomicU64>,
+}
+
+impl Progress {
+    fn total(&self) -> u64 {
+        self.finished.load(Ordering::Relaxed) + self.running.load(Ordering::Relaxed)
+    }
+
+    fn search_ended(&self, nodes: u64) {
+        self.running.store(0, Ordering::Relaxed);
+        self.finished.fetch_add(nodes, Ordering::Relaxed);
+    }
+}
+
+/// The job's searches: its one position, or a game's positions from the last back.
+fn run_job(
+    tt: &mut TranspositionTable,
+    job: &SearchJob,
+    kalah_database: &Option<Arc<KalahDatabase>>,
+    progress: Option<&Progress>,
+) -> (Info, BestMove) {
+    let mut last = (
+        job.info(),
+        BestMove {
+            mv: None,
+            id: job.go.id.clone(),
+        },
+    );
+    for (index, position) in job.positions.iter().enumerate().rev() {
+        if job.game {
+            if job.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            if position.is_terminal() {
+                let score = position.final_score();
+                job.events.send(Event::Valued { index, score });
+                continue;
+            }
+        }
+        let limits = Limits {
+            progress: progress.map(|p| Arc::clone(&p.running)),
+            // The first search's time counts from the `go`, table work included.
+            asked: (index + 1 == job.positions.len()).then_some(job.received),
+            ..plan::limits(&job.go, position, &job.stop)
+        };
+        // Each game's own resources: Kalah's database.
+        let (info, best, stopped) = match position {
+            AnyPosition::Othello(p) => run_search(p, &job.evaluator, tt, job, &limits),
+            AnyPosition::Kalah(p) => run_search(p, kalah_database, tt, job, &limits),
+        };
+        if let Some(progress) = progress {
+            progress.search_ended(info.nodes.unwrap_or(0));
+        }
+        if job.game {
+            if stopped {
+                break;
+            }
+            let score = info.score.map_or(0, |s| s.value);
+            job.events.send(Event::Valued { index, score });
+        }
+        last = (info, best);
+    }
+    last
+}
+
+/// Runs one search, sending an event per iteration (and per MTD(f) pass if asked);
+/// returns the final line, the move, and whether it was stopped.
+fn run_search<G: Searchable>(
+    position: &G,
+    resources: &G::Resources,
+    tt: &mut TranspositionTable,
+    job: &SearchJob,
+    limits: &Limits,
+) -> (Info, BestMove, bool) {
+    // MTD(f) starts from an unbounded interval; say "unbounded" in the game's own terms.
+    let max = position.max_score();
+    let mut done = SearchStats::default();
+    let mut passes = 0;
+    let mut pass_nodes = 0;
+    let mut report = |r: Report<'_, G::Move>| match r {
+        Report::Pass { depth, pass, time } => {
+            passes += 1;
+            pass_nodes += pass.nodes;
+            if job.pass_info {
+                let info = Info {
+                    depth: Some(depth),
+                    pass: Some(PassInfo {
+                        number: passes,
+                        beta: pass.bound,
+                        interval: (pass.lower.max(-max), pass.upper.min(max)),
+                    }),
+                    score: Some(protocol::Score {
+                        value: pass.value,
+                        bound: if pass.value >= pass.bound {
+                            protocol::Bound::Lower
+                        } else {
+                            protocol::Bound::Upper
+                        },
+                        proof: protocol::Proof::Heuristic,
+                    }),
+                    nodes: Some(done.nodes + pass_nodes),
+                    time: Some(millis(time)),
+                    ..job.info()
+                };
+                job.events.send(Event::Pass(info));
+            }
+        }
+        Report::Iteration(it) => {
+            done.add(&it.stats);
+            passes = 0;
+            pass_nodes = 0;
+            let info = iteration_info(job, it, &done);
+            let lines = if limits.multipv > 1 {
+                // One line per ranked move: the best, then the others in order.
+                (1..)
+                    .zip(it.ranked())
+                    .map(|(rank, (_, score, pv))| Info {
+                        multipv: Some(rank),
+                        score: Some(score),
+                        pv: pv.iter().map(ToString::to_string).collect(),
+                        ..info.clone()
+                    })
+                    .collect()
+            } else {
+                vec![info]
+            };
+            job.events.send(Event::Iteration(lines));
+        }
+    };
+    let params = SearchParams {
+        threads: job.threads.threads(),
+        ..job.params.clone()
+    };
+    let result = search::search_with(position, tt, &params, resources, limits, &mut report);
+    let info = final_info(job, &result, tt.hashfull());
+    let best = BestMove {
+        mv: result.best_move.map(|m| m.to_string()),
+        id: job.go.id.clone(),
+    };
+    (info, best, result.stopped)
+}
+
+impl SearchJob {
+    /// Until when the table may be made or cleared before a search with a time limit: a
+    /// tenth of its time (the rest is left for the next search).
+    pub(crate) fn housekeeping_until(&self) -> Option<Instant> {
+        let first = self.positions.last()?;
+        let movetime = plan::limits(&self.go, first, &self.stop).movetime?;
+        self.received.checked_add(movetime / 10)
+    }
+
+    /// An `info` with only this search's id.
+    fn info(&self) -> Info {
+        Info {
+            id: self.go.id.clone(),
+            ..Info::default()
+        }
+    }
+
+    /// An `info string` of this search.
+    fn note(&self, text: String) -> Info {
+        Info {
+            string: Some(text),
+            ..self.info()
+        }
+    }
+}
+
+fn iteration_info<M: ToString>(job: &SearchJob, it: &Iteration<M>, total: &SearchStats) -> Info {
+    Info {
+        depth: Some(it.depth),
+        score: Some(it.score),
+        nodes: Some(total.nodes),
+        nps: Some(total.nps(it.time)),
+        time: Some(millis(it.time)),
+        tthits: Some(total.tt_hits),
+        pv: it.pv.iter().map(ToString::to_string).collect(),
+        ..job.info()
+    }
+}
+
+fn final_info<M: ToString>(job: &SearchJob, r: &SearchResult<M>, hashfull: u32) -> Info {
+    Info {
+        depth: Some(r.iterations.last().map_or(Depth::Plies(0), |it| it.depth)),
+        score: Some(r.score),
+        nodes: Some(r.stats.nodes),
+        nps: Some(r.stats.nps(r.time)),
+        time: Some(millis(r.time)),
+        tthits: Some(r.stats.tt_hits),
+        hashfull: Some(hashfull),
+        pv: r.pv.iter().map(ToString::to_string).collect(),
+        ..job.info()
+    }
+}
+
+fn millis(time: Duration) -> u64 {
+    u64::try_from(time.as_millis()).unwrap_or(u64::MAX)
+}
