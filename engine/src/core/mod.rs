@@ -1,12 +1,13 @@
-//! The engine core: what every front drives. A front (the native protocol on stdin and
-//! TCP in [`crate::server`], NBoard mode in [`crate::nboard`]) only translates its text
-//! into the core's requests and the core's [`Event`]s into its text; it starts no thread
-//! and holds no table.
+//! The engine core: what every front drives. A front ([`crate::fronts`]: the native
+//! protocol and NBoard mode, carried over stdin or TCP by [`crate::server`]) only
+//! translates its text into the core's requests and the core's [`Event`]s into its text;
+//! it starts no thread and holds no table.
 //!
 //! An [`Engine`] is one client's engine: its position, options, a table reserved from the
 //! process's [`Shared`] pool, threads leased from its budget for each search, the search
-//! thread ([`worker`]), and the choice of how to search (heuristic, exact or win/loss/draw;
-//! within a depth, nodes, a time or a clock, [`timing`]).
+//! thread (`worker.rs`; a request's searches in `job.rs`), and the choice of how to search
+//! (heuristic, exact or win/loss/draw; within a depth, nodes, a time or a clock:
+//! `plan.rs`, `timing.rs`).
 
 mod config;
 mod engine;

@@ -8,7 +8,7 @@ use thiserror::Error;
 use super::file_access::FileAccess;
 use crate::search::Thresholds;
 use crate::search::eval::{EvalChoice, EvalKind, Evaluator};
-use crate::search::kalah::{DatabaseError, DatabaseSource, KalahDatabase};
+use crate::search::kalah::{DatabaseSource, KalahDatabase};
 
 /// `EvalFile`'s value for the weights shipped in the engine.
 pub(crate) const BUILTIN_WEIGHTS: &str = "<builtin>";
@@ -205,33 +205,30 @@ impl EngineOptions {
                 })?;
             }
             OptionKind::String { .. } if name == "KalahDatabase" => {
-                let unusable = |e: DatabaseError| OptionError::Unusable {
+                let unusable = |e: &dyn std::fmt::Display| OptionError::Unusable {
                     name,
                     reason: e.to_string(),
                 };
-                let mut source: DatabaseSource = value.parse().map_err(unusable)?;
+                let mut source: DatabaseSource = value.parse().map_err(|e| unusable(&e))?;
                 if let DatabaseSource::File(path) = &mut source {
-                    *path = self
-                        .files
-                        .resolve(path)
-                        .map_err(|e| OptionError::Unusable {
-                            name,
-                            reason: e.to_string(),
-                        })?;
+                    *path = self.files.resolve(path).map_err(|e| unusable(&e))?;
                     // Its header now, so that a wrong file is refused at once; its values
                     // (seconds for a large one) at the first search that needs them.
-                    KalahDatabase::check_file(path).map_err(unusable)?;
+                    KalahDatabase::check_file(path).map_err(|e| unusable(&e))?;
                 }
                 self.kalah_db = source;
             }
             OptionKind::String { .. } => {
-                let unusable = |reason: String| OptionError::Unusable { name, reason };
+                let unusable = |e: &dyn std::fmt::Display| OptionError::Unusable {
+                    name,
+                    reason: e.to_string(),
+                };
                 let file = (value != BUILTIN_WEIGHTS)
                     .then(|| self.files.resolve(Path::new(value)))
                     .transpose()
-                    .map_err(|e| unusable(e.to_string()))?;
-                self.eval = EvalChoice::new(self.eval.kind, file.as_deref())
-                    .map_err(|e| unusable(e.to_string()))?;
+                    .map_err(|e| unusable(&e))?;
+                self.eval =
+                    EvalChoice::new(self.eval.kind, file.as_deref()).map_err(|e| unusable(&e))?;
             }
             OptionKind::Check { .. } => {
                 self.pass_info = match value {

@@ -4,9 +4,9 @@
 //! Each session reads lines on the async runtime (tokio) and gives them to its front,
 //! which answers what needs no search at once (`isready`, errors) and hands searches to
 //! its engine's search thread ([`crate::core`]); output from both goes through one queue
-//! to the client (see [`output`]). Every resource a client can make the server hold is bounded by a field of
-//! [`ServerConfig`]: line length, connections, table memory (all sessions, and one
-//! session), output not yet read, and time a connection may sit idle.
+//! to the client (see [`output`]). Every resource a client can make the server hold is
+//! bounded by a field of [`ServerConfig`]: line length, connections, table memory (all
+//! sessions, and one session), output not yet read, and time a connection may sit idle.
 
 mod output;
 

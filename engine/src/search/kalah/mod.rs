@@ -20,7 +20,7 @@ use solver::KalahSolver;
 
 /// A search at least this many turns deep is a solve: the solver plays every line to the
 /// end without counting turns (few games last this long; those that do are solved to
-/// their end too). Far below [`DEPTH_TO_END`], so that the searches of a principal
+/// their end too). Far below the search's depth to the end, so that the searches of a principal
 /// variation below a solve's root are solves too.
 pub const SOLVE_DEPTH: i32 = DEPTH_TO_END / 2;
 
