@@ -41,7 +41,7 @@ enum Task {
 }
 
 /// The running task, as the events need it.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct Running {
     task: Task,
     /// The position searched (the game's last for `analyze`).
@@ -60,18 +60,13 @@ impl Replies {
     fn say(&self, line: String) {
         self.out.send(line);
     }
-
-    fn running(&self) -> Option<Running> {
-        self.running
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-    }
 }
 
 impl EventSink for Replies {
     fn send(&self, event: Event) {
-        let Some(running) = self.running() else {
+        // Read in place: the front sets it only while no search runs.
+        let running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(running) = running.as_ref() else {
             return;
         };
         match event {
