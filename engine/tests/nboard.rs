@@ -314,28 +314,29 @@ fn nodestats_every_second_during_a_long_hint() {
     // report after a position's `analysis` line counts that position's nodes too. (Reports
     // never go backwards, so a count that restarted with each position would repeat the
     // last report's number here rather than grow.)
-    e.send("set depth 14");
+    e.send("set depth 20");
     e.send("analyze");
     let mut lines = Vec::new();
+    // The last report, and whether a position's analysis ended since.
     let mut before = None;
-    let after = loop {
+    let mut ended_since = false;
+    let (before, after) = loop {
         let line = e.line();
         assert_ne!(
             line, "status",
             "the analysis ended before a position's report: {lines:?}"
         );
         if let Some(count) = nodestats(std::slice::from_ref(&line)).first().copied() {
-            if lines.iter().any(|l: &String| l.starts_with("analysis ")) {
-                if before.is_some() {
-                    break count;
-                }
-            } else {
-                before = Some(count);
+            if let Some(before) = before.filter(|_| ended_since) {
+                break (before, count);
             }
+            before = Some(count);
+            ended_since = false;
+        } else if line.starts_with("analysis ") {
+            ended_since = true;
         }
         lines.push(line);
     };
-    let before = before.unwrap();
     assert!(
         after > before,
         "{before} nodes, then {after} after a position ended: {lines:?}"

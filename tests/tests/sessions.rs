@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use e2e_tests::{PATIENCE, TcpServer, stdio_engine, test_position};
 use engine::game::AnyPosition;
-use engine::search::{self, Limits, SearchParams, TranspositionTable};
+use engine::search::{self, Limits, SearchParams, Selectivity, TranspositionTable};
 use engine::with_position;
 use protocol::{
     Algorithm, Client, ClientError, Command, Depth, Go, Message, OptionKind, PositionStart, Proof,
@@ -144,17 +144,41 @@ fn handshake_describes_the_engine(client: &mut Client) {
     }
 }
 
+/// The session's searches are the library's: at the default selectivity, then full width.
 fn searches_agree_with_the_library(client: &mut Client) {
-    for seed in 0..4 {
+    for seed in 0..8 {
+        let selectivity = if seed < 4 {
+            Selectivity::PLAY
+        } else {
+            Selectivity::FULL
+        };
+        if seed == 4 {
+            let option = Command::SetOption {
+                name: "Selectivity".into(),
+                value: Selectivity::FULL.to_string(),
+            };
+            client.command(&option, PATIENCE).unwrap();
+        }
         let (position, moves) = test_position("othello8x8", seed, 12);
         client.command(&Command::NewGame, PATIENCE).unwrap();
         client
             .command(&position_command("othello8x8", &moves), PATIENCE)
             .unwrap();
         let outcome = client
-            .search(&go(5, &format!("s{seed}")), PATIENCE)
+            .search(&go(7, &format!("s{seed}")), PATIENCE)
             .unwrap();
-        let (best, value, nodes) = library_search(&position, 5, &SearchParams::default());
+        let params = SearchParams {
+            selectivity,
+            ..SearchParams::default()
+        };
+        let (best, value, nodes) = library_search(&position, 7, &params);
+        if selectivity != Selectivity::FULL {
+            let (_, _, full) = library_search(&position, 7, &SearchParams::default());
+            assert!(
+                nodes < full,
+                "the default search is selective: {nodes} nodes, {full} full width"
+            );
+        }
         assert_eq!(outcome.best.mv.as_deref(), Some(best.as_str()));
         let last = outcome.final_info().unwrap();
         assert_eq!(last.score.unwrap().value, value);
@@ -162,7 +186,7 @@ fn searches_agree_with_the_library(client: &mut Client) {
         assert_eq!(last.pv.first(), Some(&best));
         let depths: Vec<Depth> = outcome.infos.iter().filter_map(|i| i.depth).collect();
         assert_eq!(depths.first(), Some(&Depth::Plies(1)));
-        assert!(depths.contains(&Depth::Plies(5)));
+        assert!(depths.contains(&Depth::Plies(7)));
         assert!(
             outcome
                 .infos

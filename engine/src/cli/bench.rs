@@ -11,7 +11,9 @@ use engine::bench::{BENCH_CASES, BENCH_HASH_MIB, run_case};
 use engine::game::Game;
 use engine::game::othello::{Othello, OthelloMove};
 use engine::search::eval::Evaluator;
-use engine::search::{Goal, Limits, SearchParams, TranspositionTable, search_with, solve_exact};
+use engine::search::{
+    Goal, Limits, SearchParams, Selectivity, TranspositionTable, search_with, solve_exact,
+};
 use engine::suite::{SuitePosition, ffo, parse_suite};
 
 use super::report;
@@ -38,6 +40,10 @@ pub struct BenchArgs {
     /// deepening) instead of solving it; scores are not checked.
     #[arg(long, conflicts_with = "wld")]
     depth: Option<u32>,
+    /// With --depth: Multi-ProbCut's confidence (73, 87, 95, 98, 99, or 100 = off:
+    /// full width).
+    #[arg(long, default_value_t = Selectivity::FULL, requires = "depth")]
+    selectivity: Selectivity,
     /// Search threads (1: deterministic node counts).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
@@ -48,6 +54,7 @@ pub struct BenchArgs {
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let params = SearchParams {
         threads: usize::from(args.threads),
+        selectivity: args.selectivity,
         ..SearchParams::default()
     };
     let evaluator = args.eval.choice()?.evaluator();

@@ -5,6 +5,7 @@ mod compare;
 mod kalah_db;
 mod matches;
 mod perft;
+mod probcut;
 mod report;
 mod solve;
 mod train;
@@ -109,6 +110,8 @@ enum Command {
     Accuracy(train::AccuracyArgs),
     /// Kalah endgame databases: build one into a file, or say what a file covers.
     KalahDb(kalah_db::KalahDbArgs),
+    /// Multi-ProbCut's model: sample our searches at every depth, then fit it.
+    Probcut(probcut::ProbcutArgs),
 }
 
 impl Cli {
@@ -134,6 +137,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Train(args)) => train::run_train(&args),
         Some(Command::Accuracy(args)) => train::run_accuracy(&args),
         Some(Command::KalahDb(args)) => kalah_db::run(&args),
+        Some(Command::Probcut(args)) => probcut::run(&args),
         None => serve(&cli.server),
     }
 }

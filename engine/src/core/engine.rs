@@ -184,6 +184,7 @@ impl Engine {
         let params = SearchParams {
             algorithm: go.algorithm.unwrap_or_default(),
             thresholds: self.options.thresholds,
+            selectivity: self.options.selectivity,
             ..SearchParams::default()
         };
         self.started += 1;

@@ -6,9 +6,9 @@ use protocol::{OptionKind, OptionSpec};
 use thiserror::Error;
 
 use super::file_access::FileAccess;
-use crate::search::Thresholds;
 use crate::search::eval::{EvalChoice, EvalKind, Evaluator};
 use crate::search::kalah::{DatabaseSource, KalahDatabase};
+use crate::search::{Selectivity, Thresholds};
 
 /// `EvalFile`'s value for the weights shipped in the engine.
 pub(crate) const BUILTIN_WEIGHTS: &str = "<builtin>";
@@ -26,6 +26,8 @@ pub struct EngineOptions {
     pub(crate) threads: usize,
     /// Kalah's endgame database (option `KalahDatabase`).
     pub(crate) kalah_db: DatabaseSource,
+    /// Multi-ProbCut's confidence in heuristic searches (option `Selectivity`).
+    pub(crate) selectivity: Selectivity,
     max_threads: usize,
     default_threads: usize,
     /// The evaluation (options `Eval` and `EvalFile`).
@@ -68,7 +70,7 @@ pub enum OptionError {
 }
 
 /// The names, in the order the handshake lists them.
-const NAMES: [&str; 10] = [
+const NAMES: [&str; 11] = [
     "Hash",
     "Threads",
     "MidDepth",
@@ -76,6 +78,7 @@ const NAMES: [&str; 10] = [
     "ExactEmpties",
     "SolverEmpties",
     "PassInfo",
+    "Selectivity",
     "Eval",
     "EvalFile",
     "KalahDatabase",
@@ -96,6 +99,7 @@ impl EngineOptions {
             pass_info: false,
             threads: threads.clamp(1, max_threads.max(1)),
             kalah_db: DatabaseSource::None,
+            selectivity: Selectivity::PLAY,
             max_threads: max_threads.max(1),
             default_threads: threads.clamp(1, max_threads.max(1)),
             default_eval: eval.clone(),
@@ -129,6 +133,10 @@ impl EngineOptions {
             "WldEmpties" => spin(t.wld_empties, 0, 64),
             "ExactEmpties" => spin(t.exact_empties, 0, 64),
             "SolverEmpties" => spin(t.small_solver_empties, 0, 64),
+            "Selectivity" => OptionKind::Combo {
+                default: Selectivity::PLAY.to_string(),
+                values: Selectivity::ALL.map(|s| s.to_string()).to_vec(),
+            },
             "Eval" => OptionKind::Combo {
                 default: self.default_eval.kind.to_string(),
                 values: [EvalKind::Trained, EvalKind::Hand]
@@ -198,11 +206,16 @@ impl EngineOptions {
                 }
             }
             OptionKind::Combo { values, .. } => {
-                self.eval.kind = value.parse().map_err(|_| OptionError::NotOneOf {
+                let not_one_of = || OptionError::NotOneOf {
                     name,
                     value: value.to_string(),
                     values: values.join(", "),
-                })?;
+                };
+                if name == "Selectivity" {
+                    self.selectivity = value.parse().map_err(|_| not_one_of())?;
+                } else {
+                    self.eval.kind = value.parse().map_err(|_| not_one_of())?;
+                }
             }
             OptionKind::String { .. } if name == "KalahDatabase" => {
                 let unusable = |e: &dyn std::fmt::Display| OptionError::Unusable {
@@ -272,6 +285,11 @@ mod tests {
         assert_eq!(o.evaluator(), Evaluator::Hand);
         assert!(o.set("Eval", "neural").is_err());
         o.set("Eval", "trained").unwrap();
+        assert_eq!(o.selectivity, Selectivity::PLAY);
+        o.set("selectivity", "100").unwrap();
+        assert_eq!(o.selectivity, Selectivity::FULL);
+        assert!(o.set("Selectivity", "90").is_err());
+        assert_eq!(o.selectivity, Selectivity::FULL);
         assert_eq!(o.evaluator(), Evaluator::default());
         let err = o.set("EvalFile", "/nonexistent/weights").unwrap_err();
         assert!(err.to_string().contains("/nonexistent/weights"), "{err}");

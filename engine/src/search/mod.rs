@@ -13,12 +13,14 @@ pub mod kalah;
 mod limits;
 mod node;
 pub mod othello;
+pub mod probcut;
 mod root;
 mod stats;
 pub mod tt;
 
 pub use driver::{search, search_with, solve_exact};
 pub use limits::{CHECK_INTERVAL, Limits};
+pub use probcut::Selectivity;
 /// The vocabulary the search shares with the protocol, from the parser to the search:
 /// the algorithms, what a search establishes, and how its score is known.
 pub use protocol::{Algorithm, Bound, Depth, Goal, Proof, Score};
@@ -104,6 +106,8 @@ pub struct SearchParams {
     pub thresholds: Thresholds,
     /// Search threads (1: deterministic; more: lazy SMP over the shared table).
     pub threads: usize,
+    /// Multi-ProbCut's confidence in the heuristic search (full width by default).
+    pub selectivity: Selectivity,
 }
 
 impl Default for SearchParams {
@@ -116,6 +120,7 @@ impl Default for SearchParams {
             principal_variation: true,
             thresholds: Thresholds::default(),
             threads: 1,
+            selectivity: Selectivity::FULL,
         }
     }
 }
@@ -217,6 +222,14 @@ pub trait Searchable: Evaluate {
     /// (looked up at the horizon instead of the evaluation, and before searching a node).
     fn database_value(&self, resources: &Self::Resources) -> Option<i32> {
         let _ = resources;
+        None
+    }
+
+    /// Multi-ProbCut's prediction at a node searched to `depth` (at least
+    /// [`probcut::MIN_DEPTH`]), where the game has a model for it: the shallow search's
+    /// depth and the spread of the deep value around its value.
+    fn probcut(&self, depth: i32, resources: &Self::Resources) -> Option<probcut::Prediction> {
+        let _ = (depth, resources);
         None
     }
 

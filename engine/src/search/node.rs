@@ -4,6 +4,7 @@
 use super::bounds_of;
 use super::busy::{BusyMoves, YoungBrothers, move_key};
 use super::limits::StopCheck;
+use super::probcut::{self, Prediction};
 use super::tt::{Store, TranspositionTable};
 use super::{Algorithm, INFINITY, SearchParams, SearchStats, Searchable, SolverContext};
 use crate::game::{Game, GameMove, MoveList};
@@ -42,6 +43,8 @@ pub(crate) struct Searcher<'a, G: Searchable> {
     pub(crate) busy: Option<&'a BusyMoves>,
     /// What only this game's search uses (Kalah's database).
     pub(crate) resources: &'a G::Resources,
+    /// `params.selectivity`'s rank, as the table stores it.
+    pub(crate) selectivity: u8,
 }
 
 /// The remaining depth below `child`: a move that keeps the turn (Kalah's extra move)
@@ -66,6 +69,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             tt,
             fail_soft: params.algorithm != Algorithm::AlphaBeta,
             scout: params.algorithm == Algorithm::NegaScout,
+            selectivity: params.selectivity.rank(),
             params,
             stop_check,
             stats: SearchStats::default(),
@@ -197,7 +201,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             self.stats.tt_probes += 1;
             if let Some(entry) = self.tt.probe(key) {
                 hash_move = entry.best_move();
-                if entry.usable_at(depth) {
+                if entry.usable_at(depth, self.selectivity) {
                     self.stats.tt_hits += 1;
                     if !entry.proven() {
                         self.stats.heuristic_leaves += 1;
@@ -211,6 +215,13 @@ impl<'a, G: Searchable> Searcher<'a, G> {
                     hi = hi.min(upper);
                 }
             }
+        }
+        if let Some(deviations) = self.params.selectivity.deviations()
+            && depth >= probcut::MIN_DEPTH
+            && let Some(prediction) = position.probcut(depth, self.resources)
+            && let Some(v) = self.probcut(position, &prediction, deviations, lo, hi)
+        {
+            return self.bounded(v, alpha, beta);
         }
         let moves = self.ordered_moves(position, depth, hash_move);
         if moves.is_empty() {
@@ -253,10 +264,51 @@ impl<'a, G: Searchable> Searcher<'a, G> {
                 lower,
                 upper,
                 proven: self.stats.heuristic_leaves == heuristic_before,
+                selectivity: self.selectivity,
                 best_move: Some(best_move),
             });
         }
         self.bounded(best, alpha, beta)
+    }
+
+    /// Multi-ProbCut: when a shallow search puts the value beyond `beta` (or below
+    /// `alpha`) by the prediction's margin, the deep one is taken to fail the same way;
+    /// returns the bound it would have failed on. The result is heuristic whatever the
+    /// shallow search saw.
+    fn probcut(
+        &mut self,
+        position: &G,
+        prediction: &Prediction,
+        deviations: f32,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let max = position.max_score();
+        let high = prediction.high_bound(beta, deviations);
+        if high <= max {
+            let v = self.node(position, prediction.shallow, high - 1, high);
+            if self.stopped {
+                return Some(0);
+            }
+            if v >= high {
+                self.stats.heuristic_leaves += 1;
+                self.stats.probcuts += 1;
+                return Some(beta);
+            }
+        }
+        let low = prediction.low_bound(alpha, deviations);
+        if low >= -max {
+            let v = self.node(position, prediction.shallow, low, low + 1);
+            if self.stopped {
+                return Some(0);
+            }
+            if v <= low {
+                self.stats.heuristic_leaves += 1;
+                self.stats.probcuts += 1;
+                return Some(alpha);
+            }
+        }
+        None
     }
 
     /// Enhanced transposition cutoff: a child whose stored bounds already refute the window
@@ -277,7 +329,8 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             let Some(entry) = self.tt.probe(child.hash_key()) else {
                 continue;
             };
-            if entry.usable_at(child_depth(position, &child, depth)) && -entry.upper() >= beta {
+            let child_depth = child_depth(position, &child, depth);
+            if entry.usable_at(child_depth, self.selectivity) && -entry.upper() >= beta {
                 self.stats.tt_hits += 1;
                 if !entry.proven() {
                     self.stats.heuristic_leaves += 1;
@@ -307,7 +360,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             if let Some(entry) = self
                 .tt
                 .probe(key)
-                .filter(|e| e.usable_at(depth) && e.lower() == e.upper())
+                .filter(|e| e.usable_at(depth, self.selectivity) && e.lower() == e.upper())
             {
                 self.stats.tt_hits += 1;
                 if !entry.proven() {
@@ -347,6 +400,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
                 lower: best,
                 upper: best,
                 proven: self.stats.heuristic_leaves == heuristic_before,
+                selectivity: self.selectivity,
                 best_move: Some(best_move),
             });
         }

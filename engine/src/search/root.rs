@@ -76,6 +76,7 @@ impl<G: Searchable> Searcher<'_, G> {
                 lower,
                 upper,
                 proven: self.stats.heuristic_leaves == heuristic_before,
+                selectivity: self.selectivity,
                 best_move: Some(best.best_move),
             });
         }

@@ -30,6 +30,8 @@ pub struct SearchStats {
     pub tt_probes: u64,
     /// Look-ups that found bounds usable at the depth searched.
     pub tt_hits: u64,
+    /// Nodes cut by Multi-ProbCut.
+    pub probcuts: u64,
     /// The MTD(f) passes, in order.
     pub passes: Vec<MtdfPass>,
 }
@@ -42,6 +44,7 @@ impl SearchStats {
         self.heuristic_leaves += other.heuristic_leaves;
         self.tt_probes += other.tt_probes;
         self.tt_hits += other.tt_hits;
+        self.probcuts += other.probcuts;
         self.passes.extend_from_slice(&other.passes);
     }
 
@@ -62,6 +65,7 @@ impl SearchStats {
             heuristic_leaves: self.heuristic_leaves - earlier.heuristic_leaves,
             tt_probes: self.tt_probes - earlier.tt_probes,
             tt_hits: self.tt_hits - earlier.tt_hits,
+            probcuts: self.probcuts - earlier.probcuts,
             passes: self.passes[earlier.passes.len()..].to_vec(),
         }
     }

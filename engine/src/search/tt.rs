@@ -13,7 +13,8 @@
 //!  bits  0..16  lower   i16, the value is >= lower
 //!  bits 16..32  upper   i16, the value is <= upper
 //!  bits 32..40  depth   remaining depth the bounds hold at
-//!  bits 40..48  flags   bit 0: proven (every leaf below was a finished game)
+//!  bits 40..48  flags   bit 0: proven (every leaf below was a finished game);
+//!                       bits 1..4: selectivity rank (0: full width; see Selectivity::rank)
 //!  bits 48..56  mv      best move (GameMove::to_byte), NO_MOVE if none
 //!  bits 56..64  age     search generation that last wrote it
 //! ```
@@ -24,6 +25,8 @@ use crate::game::GameMove;
 
 const NO_MOVE: u8 = u8::MAX;
 const PROVEN: u8 = 1;
+const RANK_SHIFT: u8 = 1;
+const RANK_MASK: u8 = 0b111;
 const BUCKET_SIZE: usize = 4;
 /// Buckets made or cleared between two checks of a stop flag: one MiB, a fraction of a
 /// millisecond.
@@ -79,13 +82,20 @@ impl Entry {
         (self.mv != NO_MOVE).then(|| M::from_byte(self.mv))
     }
 
-    /// Whether the bounds may be used for a search to `depth`: a heuristic result only at
-    /// exactly its own depth (so every search agrees with plain negamax at that depth), a
+    /// The selectivity rank of the search that found the bounds (0: full width).
+    #[must_use]
+    pub fn selectivity(&self) -> u8 {
+        (self.flags >> RANK_SHIFT) & RANK_MASK
+    }
+
+    /// Whether the bounds may be used for a search to `depth` at selectivity rank
+    /// `selectivity`: a heuristic result only at exactly its own depth (so every search
+    /// agrees with plain negamax at that depth) and from a search at most as selective, a
     /// proven one at any depth at least as deep as its proof.
     #[must_use]
-    pub fn usable_at(&self, depth: i32) -> bool {
+    pub fn usable_at(&self, depth: i32, selectivity: u8) -> bool {
         let own = self.depth();
-        own == depth || (self.proven() && own <= depth)
+        (own == depth && self.selectivity() <= selectivity) || (self.proven() && own <= depth)
     }
 
     fn data(&self) -> u64 {
@@ -140,6 +150,8 @@ pub struct Store<M> {
     pub upper: i32,
     /// Whether only finished games were behind the result.
     pub proven: bool,
+    /// The selectivity rank of the search (0: full width; see `Selectivity::rank`).
+    pub selectivity: u8,
     /// The best move, if one was found.
     pub best_move: Option<M>,
 }
@@ -256,6 +268,7 @@ impl TranspositionTable {
         let mut upper = clamp(store.upper);
         let mut mv = store.best_move.map_or(NO_MOVE, GameMove::to_byte);
         let proven = store.proven;
+        let rank = store.selectivity.min(RANK_MASK);
         let slot = match entries.iter().position(|e| e.key == store.key) {
             Some(i) => {
                 let old = entries[i];
@@ -267,7 +280,7 @@ impl TranspositionTable {
                     bucket.save(i, &Entry { mv, age, ..old });
                     return;
                 }
-                if old.depth == depth && old.proven() == proven {
+                if old.depth == depth && old.proven() == proven && old.selectivity() == rank {
                     let (l, u) = (lower.max(old.lower), upper.min(old.upper));
                     if l <= u {
                         (lower, upper) = (l, u);
@@ -282,7 +295,7 @@ impl TranspositionTable {
                 })
                 .unwrap_or(0),
         };
-        let flags = if proven { PROVEN } else { 0 };
+        let flags = (u8::from(proven) * PROVEN) | (rank << RANK_SHIFT);
         bucket.save(
             slot,
             &Entry {
@@ -329,6 +342,7 @@ mod tests {
             lower,
             upper,
             proven: false,
+            selectivity: 0,
             best_move: Some(KalahMove::pit(3)),
         }
     }
@@ -402,8 +416,36 @@ mod tests {
         });
         let heuristic = tt.probe(1).unwrap();
         let proven = tt.probe(2).unwrap();
-        assert!(heuristic.usable_at(5) && !heuristic.usable_at(4) && !heuristic.usable_at(6));
-        assert!(proven.usable_at(5) && proven.usable_at(9) && !proven.usable_at(4));
+        assert!(
+            heuristic.usable_at(5, 0) && !heuristic.usable_at(4, 0) && !heuristic.usable_at(6, 0)
+        );
+        assert!(proven.usable_at(5, 0) && proven.usable_at(9, 0) && !proven.usable_at(4, 0));
+    }
+
+    #[test]
+    fn selective_results_serve_only_searches_as_selective() {
+        let tt = TranspositionTable::new(1);
+        tt.store(&Store {
+            selectivity: 3,
+            ..store(1, 5, -2, 4)
+        });
+        let selective = tt.probe(1).unwrap();
+        assert_eq!(selective.selectivity(), 3);
+        assert!(!selective.usable_at(5, 0) && !selective.usable_at(5, 2));
+        assert!(selective.usable_at(5, 3) && selective.usable_at(5, 5));
+        // A full-width result serves every search; it replaces the selective one rather
+        // than narrowing it.
+        tt.store(&store(1, 5, 0, 9));
+        let full = tt.probe(1).unwrap();
+        assert_eq!((full.lower(), full.upper(), full.selectivity()), (0, 9, 0));
+        assert!(full.usable_at(5, 0) && full.usable_at(5, 3));
+        // A proven result serves whatever the selectivity it was found at.
+        tt.store(&Store {
+            proven: true,
+            selectivity: 4,
+            ..store(2, 5, 1, 1)
+        });
+        assert!(tt.probe(2).unwrap().usable_at(7, 0));
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub mod accuracy;
 pub mod dataset;
 pub mod fit;
 pub mod games;
+pub mod probcut;
 
 use std::io::IsTerminal;
 use std::path::Path;

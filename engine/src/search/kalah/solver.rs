@@ -178,6 +178,7 @@ impl<'c, 'a> KalahSolver<'c, 'a> {
                 lower,
                 upper,
                 proven: true,
+                selectivity: 0,
                 best_move: Some(KalahMove::pit(best_pit as u8 + 1)),
             });
         }

@@ -3,6 +3,7 @@
 
 pub mod endgame;
 mod order;
+pub mod probcut;
 
 use super::eval::Evaluator;
 use super::eval::weights::ordering_term;
@@ -11,6 +12,10 @@ use crate::game::othello::geometry::squares;
 use crate::game::othello::{Othello, OthelloMove};
 use arrayvec::ArrayVec;
 use order::{OrderTables, order_tables};
+use probcut::SigmaModel;
+use std::sync::OnceLock;
+
+use super::probcut::{Prediction, shallow_depth};
 
 use crate::game::othello::movegen::{flips, legal_moves};
 use crate::game::{GameMove, MAX_MOVES, MoveList};
@@ -20,6 +25,12 @@ const FASTEST_FIRST_DEPTH: i32 = 3;
 
 /// From this remaining depth on, the trained evaluation after each move orders too (8x8).
 const EVAL_ORDER_DEPTH: i32 = 5;
+
+/// The shipped Multi-ProbCut model, read once.
+fn model() -> &'static SigmaModel {
+    static MODEL: OnceLock<SigmaModel> = OnceLock::new();
+    MODEL.get_or_init(SigmaModel::builtin)
+}
 
 impl Searchable for Othello {
     fn order_moves(&self, moves: &mut MoveList<OthelloMove>, depth: i32, evaluator: &Evaluator) {
@@ -80,6 +91,19 @@ impl Searchable for Othello {
         keyed.sort_unstable_by_key(|&(key, _)| key);
         moves.clear();
         moves.extend(keyed.into_iter().map(|(_, mv)| mv));
+    }
+
+    fn probcut(&self, depth: i32, evaluator: &Evaluator) -> Option<Prediction> {
+        let empties = self.empty().count_ones() as i32;
+        // The model was fitted to the trained evaluation's searches, two plies or more
+        // short of the end.
+        (depth <= empties - 2 && evaluator.patterns_for(self.geometry()).is_some()).then(|| {
+            let shallow = shallow_depth(depth);
+            Prediction {
+                shallow,
+                sigma: model().sigma(empties as f32, depth, shallow),
+            }
+        })
     }
 
     fn solve_endgame(

@@ -202,6 +202,7 @@ impl Solver<'_, '_> {
                 lower,
                 upper,
                 proven: true,
+                selectivity: 0,
                 best_move: Some(OthelloMove::from_byte(best_square)),
             });
         }

@@ -1,0 +1,214 @@
+//! `engine probcut sample` and `engine probcut fit`: Multi-ProbCut's model from our own
+//! searches of positions of the game records (docs/selectivity.md).
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand};
+use engine::search::TranspositionTable;
+use engine::train::games::read_games;
+use engine::train::probcut::{
+    DepthValues, EMPTIES_GROUP, depth_values, fit_sigma, pick_positions, spreads,
+};
+
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+#[derive(Debug, Args)]
+pub struct ProbcutArgs {
+    #[command(subcommand)]
+    command: ProbcutCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum ProbcutCommand {
+    /// Search positions of the game records full width at every depth and append their
+    /// values to a sample file (run it again to resume).
+    Sample(SampleArgs),
+    /// Fit the model to a sample file and write it (engine/data/probcut.txt ships one).
+    Fit(FitArgs),
+}
+
+#[derive(Debug, Args)]
+struct SampleArgs {
+    /// Folder of game records (WTHOR `*.wtb`, Logistello `*.gam(.gz)`), searched recursively.
+    data: PathBuf,
+    /// The sample file: appended to, and read first to skip positions already searched.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Positions to sample.
+    #[arg(long, default_value_t = 2000)]
+    positions: usize,
+    /// Deepest search (each position also stops two plies short of the end).
+    #[arg(long, default_value_t = 12)]
+    depth: u32,
+    /// Fewest empties of a sampled position.
+    #[arg(long, default_value_t = 12)]
+    min_empties: u32,
+    /// Most empties of a sampled position.
+    #[arg(long, default_value_t = 56)]
+    max_empties: u32,
+    /// Seed of the positions' draw (the same seed draws the same positions).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads, one position each.
+    #[arg(long, default_value_t = default_threads())]
+    threads: usize,
+    /// Table of each thread, in MiB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+}
+
+#[derive(Debug, Args)]
+struct FitArgs {
+    /// A sample file of `engine probcut sample`.
+    sample: PathBuf,
+    /// Where to write the model.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Groups (depth, empties) with fewer positions are left out of the fit.
+    #[arg(long, default_value_t = 30)]
+    min_count: usize,
+}
+
+pub fn run(args: &ProbcutArgs) -> anyhow::Result<()> {
+    match &args.command {
+        ProbcutCommand::Sample(args) => sample(args),
+        ProbcutCommand::Fit(args) => fit(args),
+    }
+}
+
+/// The sample file's lines, every one checked.
+fn read_sample(path: &PathBuf) -> anyhow::Result<Vec<DepthValues>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            DepthValues::parse(l).with_context(|| format!("{} line {}", path.display(), i + 1))
+        })
+        .collect()
+}
+
+fn sample(args: &SampleArgs) -> anyhow::Result<()> {
+    anyhow::ensure!((2..=30).contains(&args.depth), "--depth must lie in 2..=30");
+    anyhow::ensure!(
+        args.min_empties >= 4 && args.min_empties <= args.max_empties && args.max_empties <= 59,
+        "--min-empties and --max-empties must satisfy 4 <= min <= max <= 59"
+    );
+    anyhow::ensure!(args.hash >= 1, "--hash must be at least 1 MiB");
+    let done: BTreeSet<usize> = read_sample(&args.output)?.iter().map(|s| s.index).collect();
+    let games = read_games(&args.data)?;
+    let positions = pick_positions(
+        &games,
+        args.positions,
+        args.min_empties..=args.max_empties,
+        args.seed,
+    );
+    if positions.len() < args.positions {
+        bail!(
+            "the games give only {} positions with {}-{} empties",
+            positions.len(),
+            args.min_empties,
+            args.max_empties
+        );
+    }
+    let todo: Vec<usize> = (0..positions.len()).filter(|i| !done.contains(i)).collect();
+    eprintln!(
+        "probcut sample: {} positions, {} already in {}, {} to search",
+        positions.len(),
+        done.len(),
+        args.output.display(),
+        todo.len()
+    );
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.output)
+        .with_context(|| format!("cannot open {}", args.output.display()))?;
+    let file = Mutex::new(file);
+    let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
+    let started = Instant::now();
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        let workers: Vec<_> = (0..args.threads.max(1))
+            .map(|_| {
+                scope.spawn(|| -> anyhow::Result<()> {
+                    let mut tt = TranspositionTable::new(args.hash);
+                    while let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        let sampled = depth_values(i, &positions[i], args.depth, &mut tt);
+                        let mut out = file.lock().map_err(|_| anyhow::anyhow!("writer failed"))?;
+                        writeln!(out, "{}", sampled.line())
+                            .and_then(|()| out.flush())
+                            .with_context(|| format!("cannot write {}", args.output.display()))?;
+                        let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                        if n.is_multiple_of(20) || n == todo.len() {
+                            let secs = started.elapsed().as_secs_f64();
+                            let eta = secs / n as f64 * (todo.len() - n) as f64;
+                            eprintln!(
+                                "probcut sample: {n}/{} searched, {secs:.0} s, eta {eta:.0} s",
+                                todo.len()
+                            );
+                        }
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        for worker in workers {
+            worker
+                .join()
+                .map_err(|_| anyhow::anyhow!("a search thread panicked"))??;
+        }
+        Ok(())
+    })
+}
+
+fn fit(args: &FitArgs) -> anyhow::Result<()> {
+    let samples = read_sample(&args.sample)?;
+    anyhow::ensure!(
+        !samples.is_empty(),
+        "{} has no sample",
+        args.sample.display()
+    );
+    let spreads = spreads(&samples);
+    println!(
+        "{:>5} {:>7} {:>6} {:>7} {:>6}",
+        "depth", "empties", "count", "mean", "rms"
+    );
+    for s in &spreads {
+        println!(
+            "{:>5} {:>7} {:>6} {:>7.2} {:>6.2}",
+            s.depth,
+            format!("{}-{}", s.empties, s.empties + EMPTIES_GROUP - 1),
+            s.count,
+            s.mean,
+            s.rms
+        );
+    }
+    let model = fit_sigma(&spreads, args.min_count)?;
+    let text = format!(
+        "# Multi-ProbCut's model (docs/selectivity.md): the spread in discs of a deep search's\n\
+         # value around the shallow one's, linear in empties, depth and shallow depth.\n\
+         # Made by: engine probcut fit {} -o {} --min-count {} ({} positions)\n{model}\n",
+        args.sample.display(),
+        args.output.display(),
+        args.min_count,
+        samples.len()
+    );
+    std::fs::write(&args.output, text)
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    println!("{model}");
+    println!("wrote {}", args.output.display());
+    Ok(())
+}

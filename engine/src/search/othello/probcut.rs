@@ -1,0 +1,127 @@
+//! Othello's Multi-ProbCut model: how far a deep search's value strays from a shallow
+//! one's, fitted from our own searches of positions of the game records
+//! (`engine probcut fit`, docs/selectivity.md) and shipped in `engine/data/probcut.txt`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+/// The spread of the deep value around the shallow one, linear in the empties and both
+/// depths: `constant + per_empty * empties + per_depth * depth + per_shallow * shallow`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SigmaModel {
+    /// Discs.
+    pub constant: f32,
+    /// Discs per empty square at the node.
+    pub per_empty: f32,
+    /// Discs per ply of the deep search.
+    pub per_depth: f32,
+    /// Discs per ply of the shallow search.
+    pub per_shallow: f32,
+}
+
+/// The smallest spread used: a model extrapolated far from its data never claims more
+/// certainty than this.
+const MIN_SIGMA: f32 = 1.0;
+
+impl SigmaModel {
+    /// The spread, in discs, at a node with `empties` empty squares searched to `depth`,
+    /// predicted by a search to `shallow`.
+    #[must_use]
+    pub fn sigma(&self, empties: f32, depth: i32, shallow: i32) -> f32 {
+        (self.constant
+            + self.per_empty * empties
+            + self.per_depth * depth as f32
+            + self.per_shallow * shallow as f32)
+            .max(MIN_SIGMA)
+    }
+
+    /// The model shipped with the engine.
+    #[must_use]
+    pub fn builtin() -> SigmaModel {
+        include_str!("../../../data/probcut.txt")
+            .parse()
+            .expect("the shipped ProbCut model parses")
+    }
+}
+
+/// A model file that could not be read.
+#[derive(Debug, Error, PartialEq, Eq)]
+#[error("ProbCut model: {0}")]
+pub struct ModelError(String);
+
+impl FromStr for SigmaModel {
+    type Err = ModelError;
+
+    /// Reads `sigma <constant> <per_empty> <per_depth> <per_shallow>`, after any `#`
+    /// comment lines.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let line = text
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with('#'))
+            .ok_or_else(|| ModelError("no 'sigma' line".into()))?;
+        let mut words = line.split_whitespace();
+        if words.next() != Some("sigma") {
+            return Err(ModelError(format!("expected 'sigma ...', got '{line}'")));
+        }
+        let c: Vec<f32> = words
+            .map(|w| w.parse::<f32>().ok().filter(|x| x.is_finite()))
+            .collect::<Option<_>>()
+            .ok_or_else(|| ModelError(format!("bad number in '{line}'")))?;
+        let [constant, per_empty, per_depth, per_shallow] = c[..] else {
+            return Err(ModelError(format!(
+                "expected 4 coefficients, got {}",
+                c.len()
+            )));
+        };
+        Ok(SigmaModel {
+            constant,
+            per_empty,
+            per_depth,
+            per_shallow,
+        })
+    }
+}
+
+impl fmt::Display for SigmaModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "sigma {:.4} {:.4} {:.4} {:.4}",
+            self.constant, self.per_empty, self.per_depth, self.per_shallow
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_model_parses_and_grows_with_the_gap() {
+        let m = SigmaModel::builtin();
+        assert_eq!(
+            m.to_string().parse::<SigmaModel>().unwrap().to_string(),
+            m.to_string()
+        );
+        for empties in [20.0, 40.0] {
+            assert!(m.sigma(empties, 12, 6) >= MIN_SIGMA);
+        }
+    }
+
+    #[test]
+    fn bad_files_are_errors() {
+        for text in [
+            "",
+            "# only a comment",
+            "sigma 1 2 3",
+            "sigma 1 2 3 x",
+            "spread 1 2 3 4",
+        ] {
+            assert!(text.parse::<SigmaModel>().is_err(), "{text}");
+        }
+        assert!("# c\nsigma 1 0.1 0.2 -0.1".parse::<SigmaModel>().is_ok());
+    }
+}

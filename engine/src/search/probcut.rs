@@ -1,0 +1,196 @@
+//! Multi-ProbCut (Buro): at a node of depth `d`, a search of depth `d'` much shallower
+//! predicts the deep value; when the prediction lies outside the window with the chosen
+//! confidence, the node is cut without its deep search (docs/selectivity.md).
+//!
+//! A game gives the prediction's error ([`Searchable::probcut`](super::Searchable::probcut)),
+//! fitted from its own searches; the search's [`Selectivity`] gives the confidence.
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+/// From this remaining depth on, nodes try a cut.
+pub const MIN_DEPTH: i32 = 3;
+
+/// The shallow search's depth for a node of remaining depth `depth` (at least
+/// [`MIN_DEPTH`]): `depth` less twice a quarter of it rounded, at least 2 less. An even
+/// difference keeps both searches ending on the same side's move, which Othello's values
+/// swing with.
+#[must_use]
+pub fn shallow_depth(depth: i32) -> i32 {
+    let quarter = ((depth + 2) / 4).max(1);
+    (depth - 2 * quarter).max(1)
+}
+
+/// How much the search may trust predictions: the confidence of a cut, as a percentage
+/// (the probability that the deep search would have cut too, were the errors normal).
+/// 100 is a full-width search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Selectivity(Level);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Level {
+    P73,
+    P87,
+    P95,
+    P98,
+    P99,
+    Full,
+}
+
+impl Selectivity {
+    /// No cut: every search is full width.
+    pub const FULL: Selectivity = Selectivity(Level::Full);
+
+    /// Every level, least selective last.
+    pub const ALL: [Selectivity; 6] = [
+        Selectivity(Level::P73),
+        Selectivity(Level::P87),
+        Selectivity(Level::P95),
+        Selectivity(Level::P98),
+        Selectivity(Level::P99),
+        Selectivity(Level::Full),
+    ];
+
+    /// The level games are played at unless told otherwise: the one the matches in
+    /// docs/selectivity.md found strongest.
+    pub const PLAY: Selectivity = Selectivity(Level::P95);
+
+    /// The confidence as a percentage.
+    #[must_use]
+    pub fn percent(self) -> u32 {
+        match self.0 {
+            Level::P73 => 73,
+            Level::P87 => 87,
+            Level::P95 => 95,
+            Level::P98 => 98,
+            Level::P99 => 99,
+            Level::Full => 100,
+        }
+    }
+
+    /// How many standard deviations of the prediction's error a bound must clear to be
+    /// cut; `None` for a full-width search.
+    #[must_use]
+    pub fn deviations(self) -> Option<f32> {
+        match self.0 {
+            Level::P73 => Some(1.1),
+            Level::P87 => Some(1.5),
+            Level::P95 => Some(2.0),
+            Level::P98 => Some(2.6),
+            Level::P99 => Some(3.3),
+            Level::Full => None,
+        }
+    }
+
+    /// A small number for the table's entries: 0 when full width, more as the level is
+    /// more selective. A result is reused only by searches at most as trusting.
+    #[must_use]
+    pub fn rank(self) -> u8 {
+        Level::Full as u8 - self.0 as u8
+    }
+}
+
+impl Default for Selectivity {
+    /// Full width: the library's searches are exact unless asked otherwise.
+    fn default() -> Self {
+        Selectivity::FULL
+    }
+}
+
+impl fmt::Display for Selectivity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.percent())
+    }
+}
+
+/// A selectivity that is not one of the levels.
+#[derive(Debug, Error, PartialEq, Eq)]
+#[error("selectivity must be one of 73, 87, 95, 98, 99, 100 (or off), got '{0}'")]
+pub struct SelectivityError(String);
+
+impl FromStr for Selectivity {
+    type Err = SelectivityError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let text = s.trim().trim_end_matches('%');
+        if text.eq_ignore_ascii_case("off") {
+            return Ok(Selectivity::FULL);
+        }
+        Selectivity::ALL
+            .into_iter()
+            .find(|level| text.parse::<u32>() == Ok(level.percent()))
+            .ok_or_else(|| SelectivityError(s.to_string()))
+    }
+}
+
+/// A game's prediction of a deep search's value from a shallow one, at one node.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prediction {
+    /// Depth of the shallow search.
+    pub shallow: i32,
+    /// Standard deviation of the deep value around the shallow one, in score units.
+    pub sigma: f32,
+}
+
+impl Prediction {
+    /// The shallow value at or above which the deep value is at least `beta` with
+    /// `deviations` standard deviations to spare.
+    #[must_use]
+    pub fn high_bound(&self, beta: i32, deviations: f32) -> i32 {
+        (beta as f32 + deviations * self.sigma).ceil() as i32
+    }
+
+    /// The shallow value at or below which the deep value is at most `alpha`.
+    #[must_use]
+    pub fn low_bound(&self, alpha: i32, deviations: f32) -> i32 {
+        (alpha as f32 - deviations * self.sigma).floor() as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shallow_depths_keep_parity_and_shrink() {
+        for d in MIN_DEPTH..=40 {
+            let s = shallow_depth(d);
+            assert!(s >= 1 && s <= d - 2, "depth {d}: shallow {s}");
+            assert!(s == 1 || (d - s) % 2 == 0, "depth {d}: shallow {s}");
+        }
+        assert_eq!(shallow_depth(8), 4);
+        assert_eq!(shallow_depth(12), 6);
+    }
+
+    #[test]
+    fn levels_parse_and_print() {
+        for level in Selectivity::ALL {
+            assert_eq!(level.to_string().parse(), Ok(level));
+        }
+        assert_eq!("off".parse(), Ok(Selectivity::FULL));
+        assert_eq!("95%".parse(), Ok(Selectivity::PLAY));
+        assert!("90".parse::<Selectivity>().is_err());
+        assert!("".parse::<Selectivity>().is_err());
+        assert_eq!(Selectivity::FULL.deviations(), None);
+        assert_eq!(Selectivity::FULL.rank(), 0);
+        assert!(
+            Selectivity::ALL
+                .windows(2)
+                .all(|w| w[0].rank() > w[1].rank())
+        );
+    }
+
+    #[test]
+    fn bounds_clear_the_window_by_the_margin() {
+        let p = Prediction {
+            shallow: 4,
+            sigma: 2.5,
+        };
+        assert_eq!(p.high_bound(10, 2.0), 15);
+        assert_eq!(p.low_bound(-10, 2.0), -15);
+        assert_eq!(p.high_bound(0, 1.1), 3);
+        assert_eq!(p.low_bound(0, 1.1), -3);
+    }
+}
