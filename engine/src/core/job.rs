@@ -262,11 +262,12 @@ fn run_search<G: Searchable>(
 
 impl SearchJob {
     /// Until when the table may be made or cleared before a search with a time limit: a
-    /// tenth of its time (the rest is left for the next search).
+    /// tenth of the time the move should take (the rest is left for the next search).
     pub(crate) fn housekeeping_until(&self) -> Option<Instant> {
         let first = self.positions.last()?;
-        let movetime = plan::limits(&self.go, first, &self.stop).movetime?;
-        self.received.checked_add(movetime / 10)
+        let limits = plan::limits(&self.go, first, &self.stop);
+        let time = limits.soft_time.or(limits.movetime)?;
+        self.received.checked_add(time / 10)
     }
 
     /// An `info` with only this search's id.

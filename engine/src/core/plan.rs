@@ -21,16 +21,20 @@ pub(crate) fn limits(go: &Go, position: &AnyPosition, stop: &Arc<AtomicBool>) ->
         }
         (goal, _) => (goal, None),
     };
+    // A fixed time per move is used whole; a clock's share of it is used as it pays.
+    let clock = go
+        .time
+        .filter(|_| go.movetime.is_none())
+        .map(|tc| timing::allowance(tc.time, tc.inc.unwrap_or(0), timing::moves_left(position)));
     Limits {
         goal,
         depth,
         nodes: go.nodes,
-        movetime: go.movetime.map(Duration::from_millis).or_else(|| {
-            go.time.map(|tc| {
-                let left = timing::moves_left(position);
-                timing::budget(tc.time, tc.inc.unwrap_or(0), left)
-            })
-        }),
+        movetime: go
+            .movetime
+            .map(Duration::from_millis)
+            .or(clock.map(|c| c.hard)),
+        soft_time: clock.map(|c| c.soft),
         infinite: go.infinite,
         multipv: match go.multipv {
             None => 1,

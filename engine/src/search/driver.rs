@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use super::busy::BusyMoves;
 use super::limits::StopCheck;
@@ -234,7 +235,12 @@ fn search_thread<G: Searchable>(
     });
     let mut iterations: Vec<Iteration<G::Move>> = Vec::new();
     let mut better = None;
+    let mut pace = Pace::default();
     for &depth in &plan.depths {
+        if !iterations.is_empty() && !s.stop_check.may_start_iteration(pace.last, pace.growth()) {
+            break;
+        }
+        let iteration_started = s.stop_check.elapsed();
         let before = s.stats.clone();
         let window = plan.window(position, depth);
         let outcome = root_search(&mut s, position, &mut moves, depth, guess, window, report);
@@ -283,6 +289,7 @@ fn search_thread<G: Searchable>(
             time: s.stop_check.elapsed(),
         };
         report(Report::Iteration(&iteration));
+        pace.record(iteration.time - iteration_started);
         iterations.push(iteration);
         guess = outcome.value;
         if all_proven || s.stopped {
@@ -319,6 +326,33 @@ fn search_thread<G: Searchable>(
         stats: s.stats,
         time,
         stopped: s.stopped,
+    }
+}
+
+/// How long iterations take, to tell whether the next one fits in the time left.
+#[derive(Default)]
+struct Pace {
+    /// The last iteration's time, and the one before.
+    last: Duration,
+    before: Duration,
+}
+
+impl Pace {
+    /// Growth assumed with too little to measure it from.
+    const DEFAULT_GROWTH: f64 = 3.0;
+
+    fn record(&mut self, time: Duration) {
+        self.before = self.last;
+        self.last = time;
+    }
+
+    /// How many times longer the next iteration is expected to take than the last: as the
+    /// last grew over the one before, within reason (very short iterations measure noise).
+    fn growth(&self) -> f64 {
+        if self.before < Duration::from_millis(1) {
+            return Self::DEFAULT_GROWTH;
+        }
+        (self.last.as_secs_f64() / self.before.as_secs_f64()).clamp(1.5, 6.0)
     }
 }
 
@@ -392,5 +426,52 @@ fn ranked<G: Searchable>(
             },
         },
         pv,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::othello::{Geometry, Othello};
+    use crate::game::{Game, Start};
+
+    #[test]
+    fn a_spent_clock_share_lets_only_the_first_iteration_run() {
+        let start = Othello::start(Geometry::Board8x8, Start::Standard);
+        let mut tt = TranspositionTable::new(4);
+        let limits = |soft| Limits {
+            depth: Some(6),
+            soft_time: Some(soft),
+            movetime: Some(Duration::from_secs(600)),
+            ..Limits::default()
+        };
+        let params = SearchParams::default();
+        let spent = search(
+            &start,
+            &mut tt,
+            &params,
+            &limits(Duration::ZERO),
+            &mut |_| {},
+        );
+        assert_eq!(spent.iterations.len(), 1);
+        assert!(!spent.stopped && spent.best_move.is_some());
+        let ample = limits(Duration::from_secs(600));
+        let whole = search(&start, &mut tt, &params, &ample, &mut |_| {});
+        assert_eq!(whole.iterations.len(), 6);
+    }
+
+    #[test]
+    fn the_next_iteration_is_expected_to_grow_as_the_last_did() {
+        let ms = Duration::from_millis;
+        let mut pace = Pace::default();
+        pace.record(ms(0));
+        pace.record(ms(5));
+        assert_eq!(pace.growth(), Pace::DEFAULT_GROWTH, "too short to measure");
+        pace.record(ms(20));
+        assert_eq!(pace.growth(), 4.0);
+        pace.record(ms(21));
+        assert_eq!(pace.growth(), 1.5);
+        pace.record(ms(2100));
+        assert_eq!(pace.growth(), 6.0);
     }
 }

@@ -17,8 +17,12 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Stop after about this long.
     pub movetime: Option<Duration>,
-    /// When the search was asked for: `movetime` counts from then (from the search's
-    /// start when unset).
+    /// With a clock: no iteration after the first starts once this much time has passed
+    /// (counted as `movetime` is), nor one expected to end after `movetime`; the time it
+    /// leaves is kept for later moves.
+    pub soft_time: Option<Duration>,
+    /// When the search was asked for: `movetime` and `soft_time` count from then (from
+    /// the search's start when unset).
     pub asked: Option<Instant>,
     /// Search until stopped (no depth limit of the game's own).
     pub infinite: bool,
@@ -70,6 +74,7 @@ pub const CHECK_INTERVAL: u64 = 1024;
 pub(crate) struct StopCheck {
     started: Instant,
     deadline: Option<Instant>,
+    soft_deadline: Option<Instant>,
     max_nodes: Option<u64>,
     stop: Option<Arc<AtomicBool>>,
     progress: Option<Arc<AtomicU64>>,
@@ -79,12 +84,12 @@ pub(crate) struct StopCheck {
 impl StopCheck {
     pub(crate) fn new(limits: &Limits) -> StopCheck {
         let started = Instant::now();
+        // A time too far ahead to represent is no deadline at all.
+        let after = |t: Duration| limits.asked.unwrap_or(started).checked_add(t);
         StopCheck {
             started,
-            // A time too far ahead to represent is no deadline at all.
-            deadline: limits
-                .movetime
-                .and_then(|t| limits.asked.unwrap_or(started).checked_add(t)),
+            deadline: limits.movetime.and_then(after),
+            soft_deadline: limits.soft_time.and_then(after),
             max_nodes: limits.nodes,
             stop: limits.stop.clone(),
             progress: limits.progress.clone(),
@@ -95,6 +100,21 @@ impl StopCheck {
     /// Time since the search started.
     pub(crate) fn elapsed(&self) -> Duration {
         self.started.elapsed()
+    }
+
+    /// Whether another iteration may start, the last one having taken `last` and the next
+    /// expected to take `growth` times as long: not past the soft deadline, nor when it
+    /// would be expected to end after the deadline. Always, without a soft deadline.
+    pub(crate) fn may_start_iteration(&self, last: Duration, growth: f64) -> bool {
+        let Some(soft) = self.soft_deadline else {
+            return true;
+        };
+        let now = Instant::now();
+        let expected_end = now.checked_add(last.mul_f64(growth));
+        now < soft
+            && self
+                .deadline
+                .is_none_or(|d| expected_end.is_some_and(|end| end <= d))
     }
 
     /// True when the search must stop; cheap except every [`CHECK_INTERVAL`] nodes.
@@ -113,5 +133,38 @@ impl StopCheck {
                 .as_ref()
                 .is_some_and(|s| s.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iterations_start_only_when_expected_to_end_in_time() {
+        let secs = Duration::from_secs;
+        let clock = |soft, hard| {
+            StopCheck::new(&Limits {
+                soft_time: Some(soft),
+                movetime: Some(hard),
+                ..Limits::default()
+            })
+        };
+        let s = clock(secs(60), secs(100));
+        assert!(s.may_start_iteration(secs(10), 3.0));
+        assert!(
+            !s.may_start_iteration(secs(40), 3.0),
+            "expected to end after the deadline"
+        );
+        let spent = clock(Duration::ZERO, secs(100));
+        assert!(!spent.may_start_iteration(Duration::ZERO, 3.0));
+        let fixed = StopCheck::new(&Limits {
+            movetime: Some(Duration::ZERO),
+            ..Limits::default()
+        });
+        assert!(
+            fixed.may_start_iteration(secs(40), 3.0),
+            "a fixed move time is used whole"
+        );
     }
 }

@@ -89,13 +89,16 @@ impl Entry {
     }
 
     /// Whether the bounds may be used for a search to `depth` at selectivity rank
-    /// `selectivity`: a heuristic result only at exactly its own depth (so every search
-    /// agrees with plain negamax at that depth) and from a search at most as selective, a
-    /// proven one at any depth at least as deep as its proof.
+    /// `selectivity`: a proven result at any depth at least as deep as its proof; a
+    /// heuristic one from a search at most as selective, and in a full-width search only at
+    /// exactly its own depth (so that it agrees with plain negamax at that depth), in a
+    /// selective one also at any shallower depth (it is inexact anyway, and a deeper value
+    /// is the better estimate: Multi-ProbCut's shallow searches find them).
     #[must_use]
     pub fn usable_at(&self, depth: i32, selectivity: u8) -> bool {
         let own = self.depth();
-        (own == depth && self.selectivity() <= selectivity) || (self.proven() && own <= depth)
+        let heuristic_usable = own == depth || (selectivity > 0 && own > depth);
+        (heuristic_usable && self.selectivity() <= selectivity) || (self.proven() && own <= depth)
     }
 
     fn data(&self) -> u64 {
@@ -433,12 +436,18 @@ mod tests {
         assert_eq!(selective.selectivity(), 3);
         assert!(!selective.usable_at(5, 0) && !selective.usable_at(5, 2));
         assert!(selective.usable_at(5, 3) && selective.usable_at(5, 5));
+        assert!(
+            selective.usable_at(4, 3),
+            "a deeper result serves a selective search"
+        );
+        assert!(!selective.usable_at(6, 3));
         // A full-width result serves every search; it replaces the selective one rather
         // than narrowing it.
         tt.store(&store(1, 5, 0, 9));
         let full = tt.probe(1).unwrap();
         assert_eq!((full.lower(), full.upper(), full.selectivity()), (0, 9, 0));
         assert!(full.usable_at(5, 0) && full.usable_at(5, 3));
+        assert!(!full.usable_at(4, 0) && full.usable_at(4, 3));
         // A proven result serves whatever the selectivity it was found at.
         tt.store(&Store {
             proven: true,

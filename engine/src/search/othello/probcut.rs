@@ -100,14 +100,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_shipped_model_parses_and_grows_with_the_gap() {
+    fn the_shipped_model_parses_and_gives_spreads_of_a_few_discs() {
         let m = SigmaModel::builtin();
         assert_eq!(
             m.to_string().parse::<SigmaModel>().unwrap().to_string(),
             m.to_string()
         );
-        for empties in [20.0, 40.0] {
-            assert!(m.sigma(empties, 12, 6) >= MIN_SIGMA);
+        for empties in [16.0, 30.0, 44.0, 56.0] {
+            for depth in 3..=20 {
+                let sigma = m.sigma(empties, depth, crate::search::probcut::shallow_depth(depth));
+                assert!(
+                    (MIN_SIGMA..8.0).contains(&sigma),
+                    "{empties} {depth}: {sigma}"
+                );
+            }
         }
     }
 
