@@ -433,7 +433,7 @@ fn ranked<G: Searchable>(
 mod tests {
     use super::*;
     use crate::game::othello::{Geometry, Othello};
-    use crate::game::{Game, Start};
+    use crate::game::Start;
 
     #[test]
     fn a_spent_clock_share_lets_only_the_first_iteration_run() {
