@@ -18,10 +18,22 @@ use super::{
 /// win/loss/draw solve of a game that counts its empty squares.
 const SOLVE_GAP: u32 = 12;
 
+/// In a search with a time limit that ends in a solve, the heuristic iterations before it
+/// go as deep as this share of the time allows (then the solve starts): if the solve
+/// cannot finish in time, the move is the deepest of theirs rather than a shallow one's.
+const SOLVE_START_SHARE: f64 = 0.15;
+
+/// Heuristic iterations of a timed search stop this many plies short of the end before a
+/// solve (deeper, they are a solve's cost without its proof).
+const TIMED_SOLVE_GAP: u32 = 2;
+
 /// The iterations to run: depths with the window of each.
 struct Plan {
     goal: Goal,
     depths: Vec<i32>,
+    /// With a time limit and a solve to end with: when the solve starts, skipping the
+    /// heuristic iterations left.
+    solve_from: Option<Duration>,
 }
 
 impl Plan {
@@ -41,6 +53,8 @@ impl Plan {
             (goal, _) => goal,
         };
         let open_ended = limits.infinite || limits.movetime.is_some() || limits.nodes.is_some();
+        let time = limits.soft_time.or(limits.movetime);
+        let timed_solve = goal != Goal::Heuristic && time.is_some();
         let last = match goal {
             Goal::Heuristic => match limits.depth {
                 Some(d) => i32::try_from(d)
@@ -58,13 +72,34 @@ impl Plan {
             // solve (straight to the end: a game that cannot count its plies to the end,
             // Kalah, has a solver that needs no depth).
             let shallow = empties.map_or(t.mid_depth, |e| {
-                e.saturating_sub(SOLVE_GAP).min(t.mid_depth)
+                if timed_solve {
+                    e.saturating_sub(TIMED_SOLVE_GAP)
+                } else {
+                    e.saturating_sub(SOLVE_GAP).min(t.mid_depth)
+                }
             }) as i32;
             (1..=shallow).chain([last]).collect()
         } else {
             (1..=last).collect()
         };
-        Plan { goal, depths }
+        Plan {
+            goal,
+            depths,
+            solve_from: time
+                .filter(|_| timed_solve)
+                .map(|t| t.mul_f64(SOLVE_START_SHARE)),
+        }
+    }
+
+    /// Whether the iteration at `index` is skipped: a heuristic one before a solve whose
+    /// start time has come.
+    fn skips(&self, index: usize, elapsed: Duration) -> bool {
+        index + 1 < self.depths.len() && self.solve_from.is_some_and(|t| elapsed >= t)
+    }
+
+    /// Whether the iteration at `index` is the solve a timed search ends with.
+    fn is_timed_solve(&self, index: usize) -> bool {
+        self.solve_from.is_some() && index + 1 == self.depths.len()
     }
 
     /// The window of an iteration: outside it, values count only as "at most" / "at least".
@@ -236,8 +271,18 @@ fn search_thread<G: Searchable>(
     let mut iterations: Vec<Iteration<G::Move>> = Vec::new();
     let mut better = None;
     let mut pace = Pace::default();
-    for &depth in &plan.depths {
-        if !iterations.is_empty() && !s.stop_check.may_start_iteration(pace.last, pace.growth()) {
+    for (index, &depth) in plan.depths.iter().enumerate() {
+        if plan.skips(index, s.stop_check.elapsed()) {
+            continue;
+        }
+        // A solve's cost does not follow the heuristic iterations' growth: it starts
+        // whenever the clock's share is not spent.
+        let growth = if plan.is_timed_solve(index) {
+            0.0
+        } else {
+            pace.growth()
+        };
+        if !iterations.is_empty() && !s.stop_check.may_start_iteration(pace.last, growth) {
             break;
         }
         let iteration_started = s.stop_check.elapsed();
@@ -433,7 +478,7 @@ fn ranked<G: Searchable>(
 mod tests {
     use super::*;
     use crate::game::othello::{Geometry, Othello};
-    use crate::game::Start;
+    use crate::game::{Game, Start};
 
     #[test]
     fn a_spent_clock_share_lets_only_the_first_iteration_run() {
@@ -458,6 +503,30 @@ mod tests {
         let ample = limits(Duration::from_secs(600));
         let whole = search(&start, &mut tt, &params, &ample, &mut |_| {});
         assert_eq!(whole.iterations.len(), 6);
+    }
+
+    #[test]
+    fn a_timed_solve_searches_deep_first_and_solves_from_its_share_of_the_time() {
+        let ffo40 = &crate::suite::ffo()[0];
+        assert_eq!(ffo40.position.empties(), Some(20));
+        let params = SearchParams::default();
+        let ms = Duration::from_millis;
+        let timed = Limits {
+            movetime: Some(ms(100)),
+            ..Limits::default()
+        };
+        let plan = Plan::new(&ffo40.position, &params, &timed);
+        assert_eq!(plan.goal, Goal::Wld);
+        let depths: Vec<i32> = (1..=18).chain([DEPTH_TO_END]).collect();
+        assert_eq!(plan.depths, depths);
+        assert_eq!(plan.solve_from, Some(ms(15)));
+        assert!(!plan.skips(3, ms(14)) && plan.skips(3, ms(15)));
+        assert!(!plan.skips(18, ms(99)), "the solve itself is never skipped");
+        assert!(plan.is_timed_solve(18) && !plan.is_timed_solve(17));
+        // Without a time limit: the shallow iterations, then the solve, always.
+        let untimed = Plan::new(&ffo40.position, &params, &Limits::default());
+        let depths: Vec<i32> = (1..=8).chain([DEPTH_TO_END]).collect();
+        assert_eq!((untimed.depths, untimed.solve_from), (depths, None));
     }
 
     #[test]

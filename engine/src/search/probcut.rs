@@ -55,7 +55,7 @@ impl Selectivity {
 
     /// The level games are played at unless told otherwise: the one the matches in
     /// docs/selectivity.md found strongest.
-    pub const PLAY: Selectivity = Selectivity(Level::P95);
+    pub const PLAY: Selectivity = Selectivity(Level::P87);
 
     /// The confidence as a percentage.
     #[must_use]
@@ -170,7 +170,7 @@ mod tests {
             assert_eq!(level.to_string().parse(), Ok(level));
         }
         assert_eq!("off".parse(), Ok(Selectivity::FULL));
-        assert_eq!("95%".parse(), Ok(Selectivity::PLAY));
+        assert_eq!("87%".parse(), Ok(Selectivity::PLAY));
         assert!("90".parse::<Selectivity>().is_err());
         assert!("".parse::<Selectivity>().is_err());
         assert_eq!(Selectivity::FULL.deviations(), None);
