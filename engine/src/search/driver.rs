@@ -336,7 +336,14 @@ fn search_thread<G: Searchable>(
         report(Report::Iteration(&iteration));
         pace.record(iteration.time - iteration_started);
         iterations.push(iteration);
-        guess = outcome.value;
+        // A selective search guesses the next iteration from the one before this (the
+        // same parity of depth): Othello's values swing between odd and even depths, and
+        // each disc of a guess's error costs MTD(f) a pass. A full-width search feeds each
+        // result to the next, as the papers do.
+        guess = match iterations.len() {
+            n if n >= 2 && s.selectivity > 0 => iterations[n - 2].score.value,
+            _ => outcome.value,
+        };
         if all_proven || s.stopped {
             break;
         }
