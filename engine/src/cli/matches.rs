@@ -29,7 +29,8 @@ pub struct MatchArgs {
     /// Game id.
     #[arg(long, default_value = "othello8x8")]
     game: GameId,
-    /// Openings: every distinct position this many plies from the start.
+    /// Openings: every distinct position this many plies from the start, or, when there
+    /// are more than 20,000, as many as --games needs drawn by random moves (--seed).
     #[arg(long, default_value_t = 4, conflicts_with = "openings_file")]
     opening_plies: usize,
     /// Openings from a file, one a line: startpos|parallel|<position text> [moves ...].
@@ -129,7 +130,18 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             openings::from_text(args.game, &text)
                 .with_context(|| format!("in {}", path.display()))?
         }
-        None => openings::after_plies(args.game, args.opening_plies)?,
+        None => {
+            // The openings the games need: each is played twice per pairing and round.
+            let n = engines.len();
+            let pairings = if args.gauntlet {
+                n.saturating_sub(1)
+            } else {
+                n * n.saturating_sub(1) / 2
+            };
+            let per_opening = (2 * pairings * args.rounds).max(1);
+            let wanted = args.games.map(|g| g.div_ceil(per_opening));
+            openings::after_plies(args.game, args.opening_plies, wanted, args.seed)?
+        }
     };
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     if sprt.is_some() && engines.len() != 2 {

@@ -133,4 +133,40 @@ pub enum OpeningError {
         /// Plies from the start asked for.
         plies: usize,
     },
+    /// Too many openings to play every one: a sample needs to know how many games.
+    #[error(
+        "{game} has too many positions {plies} plies from the start to play every one \
+         (more than {limit}, or too many lines to enumerate): give --games to play a sample"
+    )]
+    TooManyToPlay {
+        /// The game whose openings were asked for.
+        game: GameId,
+        /// Plies from the start asked for.
+        plies: usize,
+        /// Most openings enumerated.
+        limit: usize,
+    },
+    /// More openings asked for than are ever drawn.
+    #[error("{wanted} openings needed for the games asked; at most {limit} are drawn")]
+    TooManyWanted {
+        /// Openings needed.
+        wanted: usize,
+        /// Most openings drawn.
+        limit: usize,
+    },
+    /// Fewer distinct openings drawn than the games need.
+    #[error(
+        "only {found} distinct openings of {game} found {plies} plies from the start, \
+         {wanted} needed: ask for fewer games, or other --opening-plies"
+    )]
+    TooFew {
+        /// The game whose openings were asked for.
+        game: GameId,
+        /// Plies from the start asked for.
+        plies: usize,
+        /// Openings drawn.
+        found: usize,
+        /// Openings needed.
+        wanted: usize,
+    },
 }

@@ -3,6 +3,8 @@
 use std::collections::HashSet;
 use std::fmt;
 
+use rand::{RngExt, SeedableRng, rngs::StdRng};
+
 use super::error::OpeningError;
 use crate::game::{AnyPosition, GameId, Start};
 
@@ -55,51 +57,145 @@ impl Opening {
     }
 }
 
-/// Every distinct unfinished position `plies` moves after the standard start, each with the
-/// first move sequence (in move-generation order) that reaches it.
+/// Most openings enumerated whole; with more distinct positions at the plies asked for,
+/// openings are drawn at random instead (memory bounded by the games to play: 8x8 Othello
+/// has about 8,000 distinct positions at 6 plies, 300,000 at 8 and millions at 10).
+pub const ENUMERATE_LIMIT: usize = 20_000;
+
+/// Most openings drawn at random (a match of two million games).
+pub const DRAW_LIMIT: usize = 1_000_000;
+
+/// Openings `plies` moves after the standard start, each an unfinished position with a
+/// move sequence that reaches it: every distinct one (the first sequence in
+/// move-generation order) when there are at most [`ENUMERATE_LIMIT`]; else `wanted` distinct
+/// ones drawn by random moves from `seed` (the same seed, the same draw).
 ///
 /// # Errors
-/// When the game has no standard start (never for the games we support).
-pub fn after_plies(game: GameId, plies: usize) -> Result<Vec<Opening>, OpeningError> {
+/// No unfinished position at that many plies; too many to enumerate and `wanted` not
+/// given or above [`DRAW_LIMIT`]; fewer distinct ones found than `wanted`.
+pub fn after_plies(
+    game: GameId,
+    plies: usize,
+    wanted: Option<usize>,
+    seed: u64,
+) -> Result<Vec<Opening>, OpeningError> {
     let start = game.start(Start::Standard).map_err(OpeningError::Start)?;
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    let mut line = Vec::new();
-    walk(start, plies, &mut line, &mut seen, &mut out);
-    if out.is_empty() {
-        return Err(OpeningError::NoneAfter { game, plies });
+    let mut walk = Walk {
+        seen: HashSet::new(),
+        out: Vec::new(),
+        line: Vec::new(),
+        full: false,
+        visits_left: ENUMERATE_VISITS,
+    };
+    walk.visit(start, plies);
+    if !walk.full {
+        if walk.out.is_empty() {
+            return Err(OpeningError::NoneAfter { game, plies });
+        }
+        return Ok(walk.out);
     }
-    Ok(out)
+    let wanted = wanted.ok_or(OpeningError::TooManyToPlay {
+        game,
+        plies,
+        limit: ENUMERATE_LIMIT,
+    })?;
+    if wanted > DRAW_LIMIT {
+        return Err(OpeningError::TooManyWanted {
+            wanted,
+            limit: DRAW_LIMIT,
+        });
+    }
+    let drawn = draw(start, plies, wanted, seed);
+    if drawn.len() < wanted {
+        return Err(OpeningError::TooFew {
+            game,
+            plies,
+            found: drawn.len(),
+            wanted,
+        });
+    }
+    Ok(drawn)
 }
 
-fn walk(
-    position: AnyPosition,
-    plies: usize,
-    line: &mut Vec<String>,
-    seen: &mut HashSet<AnyPosition>,
-    out: &mut Vec<Opening>,
-) {
-    if position.is_terminal() {
-        return;
+/// Most positions the enumeration visits before it gives up (deep requests, and those
+/// past the end of every game, would walk the whole tree).
+const ENUMERATE_VISITS: usize = 2_000_000;
+
+/// The enumeration of every distinct position at some plies, given up (`full`) past
+/// [`ENUMERATE_LIMIT`] positions found or [`ENUMERATE_VISITS`] visited.
+struct Walk {
+    seen: HashSet<AnyPosition>,
+    out: Vec<Opening>,
+    line: Vec<String>,
+    full: bool,
+    visits_left: usize,
+}
+
+impl Walk {
+    fn visit(&mut self, position: AnyPosition, plies: usize) {
+        if self.visits_left == 0 {
+            self.full = true;
+        }
+        if self.full || position.is_terminal() {
+            return;
+        }
+        self.visits_left -= 1;
+        if plies == 0 {
+            if self.seen.insert(position) {
+                if self.out.len() == ENUMERATE_LIMIT {
+                    self.full = true;
+                    return;
+                }
+                self.out.push(Opening {
+                    start: "startpos".into(),
+                    moves: self.line.clone(),
+                    position,
+                });
+            }
+            return;
+        }
+        for mv in position.legal_moves() {
+            let Ok(next) = position.play_text(&mv) else {
+                continue;
+            };
+            self.line.push(mv);
+            self.visit(next, plies - 1);
+            self.line.pop();
+        }
     }
-    if plies == 0 {
-        if seen.insert(position) {
+}
+
+/// Up to `wanted` distinct unfinished positions `plies` random moves from `start`, within
+/// a bounded number of tries.
+fn draw(start: AnyPosition, plies: usize, wanted: usize, seed: u64) -> Vec<Opening> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    let tries = wanted.saturating_mul(20).saturating_add(1000);
+    for _ in 0..tries {
+        if out.len() == wanted {
+            break;
+        }
+        let mut position = start;
+        let mut moves = Vec::with_capacity(plies);
+        while moves.len() < plies && !position.is_terminal() {
+            let legal = position.legal_moves();
+            let mv = legal[rng.random_range(0..legal.len())].clone();
+            let Ok(next) = position.play_text(&mv) else {
+                break;
+            };
+            position = next;
+            moves.push(mv);
+        }
+        if moves.len() == plies && !position.is_terminal() && seen.insert(position) {
             out.push(Opening {
                 start: "startpos".into(),
-                moves: line.clone(),
+                moves,
                 position,
             });
         }
-        return;
     }
-    for mv in position.legal_moves() {
-        let Ok(next) = position.play_text(&mv) else {
-            continue;
-        };
-        line.push(mv);
-        walk(next, plies - 1, line, seen, out);
-        line.pop();
-    }
+    out
 }
 
 /// Reads an openings file: one opening a line, `#` comments and blank lines skipped.
@@ -132,14 +228,52 @@ mod tests {
     #[test]
     fn distinct_positions_after_a_few_plies() {
         let game: GameId = "othello8x8".parse().unwrap();
-        assert_eq!(after_plies(game, 1).unwrap().len(), 4);
+        assert_eq!(after_plies(game, 1, None, 0).unwrap().len(), 4);
         // Perft 2 is 12 and every line gives a distinct position.
-        assert_eq!(after_plies(game, 2).unwrap().len(), 12);
+        assert_eq!(after_plies(game, 2, None, 0).unwrap().len(), 12);
         // Perft 3 is 56, but transpositions merge some.
-        let three = after_plies(game, 3).unwrap();
+        let three = after_plies(game, 3, Some(1), 0).unwrap();
         assert!(three.len() < 56 && three.len() > 40, "{}", three.len());
         let kalah: GameId = "kalah6x4".parse().unwrap();
-        assert!(!after_plies(kalah, 2).unwrap().is_empty());
+        assert!(!after_plies(kalah, 2, None, 0).unwrap().is_empty());
+        let small: GameId = "othello4x4".parse().unwrap();
+        assert!(matches!(
+            after_plies(small, 30, None, 0),
+            Err(OpeningError::NoneAfter { .. })
+        ));
+        // Past the end of every 8x8 game: a clear error, not a walk of the whole tree.
+        let err = after_plies(game, 200, Some(10), 0).unwrap_err();
+        assert!(
+            matches!(err, OpeningError::TooFew { found: 0, .. }),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn deep_openings_are_drawn_not_enumerated() {
+        let game: GameId = "othello8x8".parse().unwrap();
+        // 8x8 has millions of distinct positions at 12 plies: a sample, or a clear refusal.
+        let err = after_plies(game, 12, None, 0).unwrap_err();
+        assert!(err.to_string().contains("--games"), "{err}");
+        let drawn = after_plies(game, 12, Some(300), 7).unwrap();
+        assert_eq!(drawn.len(), 300);
+        let distinct: HashSet<_> = drawn.iter().map(|o| o.position).collect();
+        assert_eq!(distinct.len(), 300);
+        for o in &drawn {
+            assert_eq!(o.moves.len(), 12);
+            assert_eq!(
+                Opening::parse(game, &o.to_string()).unwrap().position,
+                o.position
+            );
+        }
+        assert_eq!(
+            after_plies(game, 12, Some(300), 7).unwrap(),
+            drawn,
+            "seeded"
+        );
+        assert_ne!(after_plies(game, 12, Some(300), 8).unwrap(), drawn);
+        let err = after_plies(game, 12, Some(DRAW_LIMIT + 1), 7).unwrap_err();
+        assert!(matches!(err, OpeningError::TooManyWanted { .. }), "{err}");
     }
 
     #[test]
