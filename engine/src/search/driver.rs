@@ -53,8 +53,11 @@ impl Plan {
             (goal, _) => goal,
         };
         let open_ended = limits.infinite || limits.movetime.is_some() || limits.nodes.is_some();
+        // A solve the search chose (by empties, with a time limit), not one asked for: an
+        // asked solve goes straight to its proof.
         let time = limits.soft_time.or(limits.movetime);
-        let timed_solve = goal != Goal::Heuristic && time.is_some();
+        let timed_solve =
+            limits.goal == Goal::Heuristic && goal != Goal::Heuristic && time.is_some();
         let last = match goal {
             Goal::Heuristic => match limits.depth {
                 Some(d) => i32::try_from(d)
@@ -530,10 +533,17 @@ mod tests {
         assert!(!plan.skips(3, ms(14)) && plan.skips(3, ms(15)));
         assert!(!plan.skips(18, ms(99)), "the solve itself is never skipped");
         assert!(plan.is_timed_solve(18) && !plan.is_timed_solve(17));
-        // Without a time limit: the shallow iterations, then the solve, always.
-        let untimed = Plan::new(&ffo40.position, &params, &Limits::default());
+        // Without a time limit, or asked for a solve: the shallow iterations, then the
+        // solve, always.
         let depths: Vec<i32> = (1..=8).chain([DEPTH_TO_END]).collect();
-        assert_eq!((untimed.depths, untimed.solve_from), (depths, None));
+        let untimed = Plan::new(&ffo40.position, &params, &Limits::default());
+        assert_eq!((untimed.depths, untimed.solve_from), (depths.clone(), None));
+        let asked = Limits {
+            goal: Goal::Solve,
+            ..timed
+        };
+        let asked = Plan::new(&ffo40.position, &params, &asked);
+        assert_eq!((asked.depths, asked.solve_from), (depths, None));
     }
 
     #[test]
