@@ -114,13 +114,17 @@ fn the_specification_example_session() {
     assert!(legal.contains(&fields[0]), "{chosen}");
     fields[1].parse::<f64>().unwrap();
     fields[2].parse::<f64>().unwrap();
-    // The search lines come from iterative deepening, one per depth, up to 6.
+    // The search lines come from iterative deepening, one per depth, up to 6, each with
+    // the search's confidence as Edax gives it (selective: 87% by default).
     let depths: Vec<&str> = lines
         .iter()
         .filter(|l| l.starts_with("search "))
         .map(|l| l.split(' ').nth(4).unwrap())
         .collect();
-    assert_eq!(depths, ["1", "2", "3", "4", "5", "6"]);
+    assert_eq!(
+        depths,
+        ["1@87%", "2@87%", "3@87%", "4@87%", "5@87%", "6@87%"]
+    );
     assert_eq!(e.line(), "status");
     // The engine does not play its own move: the board waits for `move`.
     e.send("ping 2");

@@ -2,6 +2,8 @@
 
 use protocol::{Depth, Info, Proof};
 
+use crate::search::Selectivity;
+
 /// A move as GGF writes it: `F5`, `PA` for a pass.
 fn ggf_move(mv: &str) -> String {
     if mv == "pass" {
@@ -13,16 +15,21 @@ fn ggf_move(mv: &str) -> String {
 
 /// `search F5-D6-C3 -1.00 0 12`, with depth `100%` for an exact solve and `100%W` for a
 /// win/loss/draw proof (NBoard then shows the value as exact, or as a win, loss or draw);
-/// a search to the end counts the `empties` left.
-pub(super) fn search_line(info: &Info, empties: u32) -> String {
+/// a search to the end counts the `empties` left. A selective search's depth carries its
+/// confidence, as Edax writes it: `14@87%`.
+pub(super) fn search_line(info: &Info, empties: u32, selective: Option<Selectivity>) -> String {
     let pv: Vec<String> = info.pv.iter().map(|m| ggf_move(m)).collect();
     let score = info.score.unwrap_or_default();
-    let depth = match (score.proof, info.depth) {
+    let plies = match info.depth {
+        Some(Depth::End) => empties,
+        Some(Depth::Plies(n)) => n,
+        None => 0,
+    };
+    let depth = match (score.proof, selective) {
         (Proof::Solved, _) => "100%".to_string(),
         (Proof::Wld, _) => "100%W".to_string(),
-        (Proof::Heuristic, Some(Depth::End)) => empties.to_string(),
-        (Proof::Heuristic, Some(Depth::Plies(n))) => n.to_string(),
-        (Proof::Heuristic, None) => "0".to_string(),
+        (Proof::Heuristic, Some(level)) if plies > 0 => format!("{plies}@{level}%"),
+        (Proof::Heuristic, _) => plies.to_string(),
     };
     format!(
         "search {} {:.2} 0 {depth}",
@@ -34,4 +41,46 @@ pub(super) fn search_line(info: &Info, empties: u32) -> String {
 /// `=== F5/-1.00/0.52`: the move chosen, its value for the mover, seconds taken.
 pub(super) fn chosen(mv: &str, value: i32, seconds: f64) -> String {
     format!("=== {}/{:.2}/{seconds:.2}", ggf_move(mv), f64::from(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protocol::{Bound, Score};
+
+    fn info(depth: Depth, proof: Proof) -> Info {
+        Info {
+            depth: Some(depth),
+            score: Some(Score {
+                value: -3,
+                bound: Bound::Exact,
+                proof,
+            }),
+            pv: vec!["f5".into(), "pass".into()],
+            ..Info::default()
+        }
+    }
+
+    #[test]
+    fn depths_say_how_the_score_is_known() {
+        let selective = Some(Selectivity::PLAY);
+        let heuristic = info(Depth::Plies(14), Proof::Heuristic);
+        assert_eq!(search_line(&heuristic, 30, None), "search F5-PA -3.00 0 14");
+        assert_eq!(
+            search_line(&heuristic, 30, selective),
+            "search F5-PA -3.00 0 14@87%"
+        );
+        let to_end = info(Depth::End, Proof::Heuristic);
+        assert_eq!(
+            search_line(&to_end, 9, selective),
+            "search F5-PA -3.00 0 9@87%"
+        );
+        let solved = info(Depth::End, Proof::Solved);
+        assert_eq!(
+            search_line(&solved, 9, selective),
+            "search F5-PA -3.00 0 100%"
+        );
+        let wld = info(Depth::End, Proof::Wld);
+        assert_eq!(search_line(&wld, 9, None), "search F5-PA -3.00 0 100%W");
+    }
 }

@@ -22,6 +22,7 @@ use crate::core::{Ending, Engine, Event, EventSink, FileAccess, Request, Shared}
 use crate::game::othello::Othello;
 use crate::game::{AnyPosition, Game, Side};
 use crate::ggf::GgfGame;
+use crate::search::Selectivity;
 
 /// How often a running search reports `nodestats`.
 const NODESTATS_INTERVAL: Duration = Duration::from_secs(1);
@@ -48,6 +49,8 @@ struct Running {
     position: Othello,
     /// The game's positions, for `analyze`.
     game: Vec<Othello>,
+    /// The search's confidence, when it is selective.
+    selective: Option<Selectivity>,
 }
 
 /// The engine's events as NBoard lines.
@@ -73,7 +76,7 @@ impl EventSink for Replies {
             Event::Iteration(lines) if running.task != Task::Analyze => {
                 let empties = running.position.empties().unwrap_or(0);
                 for info in &lines {
-                    self.say(format::search_line(info, empties));
+                    self.say(format::search_line(info, empties, running.selective));
                 }
             }
             Event::Progress { nodes, elapsed } => {
@@ -289,6 +292,7 @@ impl NboardFront {
             task,
             position,
             game: positions,
+            selective: self.engine.options().selective_on(position.geometry()),
         });
         self.engine
             .set_position(AnyPosition::Othello(position))

@@ -9,7 +9,7 @@ use super::eval::Evaluator;
 use super::eval::weights::ordering_term;
 use super::{Searchable, SolverContext, Thresholds};
 use crate::game::othello::geometry::squares;
-use crate::game::othello::{Othello, OthelloMove};
+use crate::game::othello::{Geometry, Othello, OthelloMove};
 use arrayvec::ArrayVec;
 use order::{OrderTables, order_tables};
 use probcut::SigmaModel;
@@ -25,6 +25,13 @@ const FASTEST_FIRST_DEPTH: i32 = 3;
 
 /// From this remaining depth on, the trained evaluation after each move orders too (8x8).
 const EVAL_ORDER_DEPTH: i32 = 5;
+
+/// Whether searches on `geometry` with `evaluator` can be selective: the model was fitted
+/// to the trained evaluation's searches on 8x8.
+#[must_use]
+pub fn has_probcut_model(geometry: Geometry, evaluator: &Evaluator) -> bool {
+    evaluator.patterns_for(geometry).is_some()
+}
 
 /// The shipped Multi-ProbCut model, read once.
 fn model() -> &'static SigmaModel {
@@ -95,9 +102,8 @@ impl Searchable for Othello {
 
     fn probcut(&self, depth: i32, evaluator: &Evaluator) -> Option<Prediction> {
         let empties = self.empty().count_ones() as i32;
-        // The model was fitted to the trained evaluation's searches, two plies or more
-        // short of the end.
-        (depth <= empties - 2 && evaluator.patterns_for(self.geometry()).is_some()).then(|| {
+        // The model was fitted to searches two plies or more short of the end.
+        (depth <= empties - 2 && has_probcut_model(self.geometry(), evaluator)).then(|| {
             let shallow = shallow_depth(depth);
             Prediction {
                 shallow,
