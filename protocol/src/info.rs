@@ -94,6 +94,9 @@ pub struct Info {
     pub id: Option<String>,
     /// Iteration depth.
     pub depth: Option<Depth>,
+    /// The confidence in percent of a selective search's heuristic score (absent when the
+    /// search was full width or the score is proven).
+    pub selectivity: Option<u32>,
     /// With `go ... multipv`: the rank (from 1) of the move this line values.
     pub multipv: Option<u32>,
     /// Present on the line of an MTD(f) pass.
@@ -124,6 +127,17 @@ impl Info {
             match word {
                 "id" => set_once(&mut info.id, "id", t.expect("search id")?.to_string())?,
                 "depth" => set_once(&mut info.depth, "depth", t.expect("depth")?.parse()?)?,
+                "selectivity" => {
+                    let percent: u32 = t.value("selectivity", "a percentage from 1 to 100")?;
+                    if !(1..=100).contains(&percent) {
+                        return Err(ParseError::BadValue {
+                            key: "selectivity",
+                            value: percent.to_string(),
+                            expected: "a percentage from 1 to 100",
+                        });
+                    }
+                    set_once(&mut info.selectivity, "selectivity", percent)?;
+                }
                 "multipv" => {
                     let rank = t.value("multipv", "a rank of at least 1")?;
                     if rank == 0 {
@@ -232,6 +246,9 @@ impl fmt::Display for Info {
         }
         if let Some(d) = self.depth {
             write!(f, " depth {d}")?;
+        }
+        if let Some(percent) = self.selectivity {
+            write!(f, " selectivity {percent}")?;
         }
         if let Some(rank) = self.multipv {
             write!(f, " multipv {rank}")?;

@@ -116,6 +116,7 @@ fn info() -> impl Strategy<Value = Info> {
             prop::option::of((1u32..40, -100i32..100, -100i32..100)),
             prop::option::of(score()),
             prop::option::of(1u32..100),
+            prop::option::of(1u32..=100),
         ),
         (
             prop::option::of(any::<u64>()),
@@ -129,7 +130,7 @@ fn info() -> impl Strategy<Value = Info> {
     )
         .prop_map(
             |(
-                (id, depth, pass, score, multipv),
+                (id, depth, pass, score, multipv, selectivity),
                 (nodes, nps, time, tthits, hashfull),
                 pv,
                 string,
@@ -148,6 +149,7 @@ fn info() -> impl Strategy<Value = Info> {
                     None => Info {
                         id,
                         depth,
+                        selectivity,
                         multipv,
                         pass,
                         score,

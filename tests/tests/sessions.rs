@@ -180,6 +180,12 @@ fn searches_agree_with_the_library(client: &mut Client) {
             );
         }
         assert_eq!(outcome.best.mv.as_deref(), Some(best.as_str()));
+        let percent = (selectivity != Selectivity::FULL).then(|| selectivity.percent());
+        assert!(
+            outcome.infos.iter().all(|i| i.selectivity == percent),
+            "every line says the search's confidence when selective: {:?}",
+            outcome.infos
+        );
         let last = outcome.final_info().unwrap();
         assert_eq!(last.score.unwrap().value, value);
         assert_eq!(last.nodes, Some(nodes), "same search, same node count");
@@ -214,6 +220,10 @@ fn every_algorithm_finds_the_negamax_value(client: &mut Client) {
         let outcome = client.search(&go, PATIENCE).unwrap();
         let score = outcome.final_info().unwrap().score.unwrap();
         assert_eq!(score.value, value, "{algorithm}");
+        assert!(
+            outcome.infos.iter().all(|i| i.selectivity.is_none()),
+            "6x6 has no ProbCut model: full width, whatever the option"
+        );
         assert!(
             position
                 .play_text(outcome.best.mv.as_deref().unwrap())

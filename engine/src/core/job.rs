@@ -14,9 +14,10 @@ use super::pool::ThreadLease;
 use crate::game::AnyPosition;
 use crate::search::eval::Evaluator;
 use crate::search::kalah::{DatabaseCache, DatabaseSource, KalahDatabase};
+use crate::search::othello::has_probcut_model;
 use crate::search::{
     self, Iteration, Limits, Report, SearchParams, SearchResult, SearchStats, Searchable,
-    TranspositionTable,
+    Selectivity, TranspositionTable,
 };
 
 /// One request to run.
@@ -236,6 +237,7 @@ fn run_search<G: Searchable>(
                     .zip(it.ranked())
                     .map(|(rank, (_, score, pv))| Info {
                         multipv: Some(rank),
+                        selectivity: job.selectivity_of(score),
                         score: Some(score),
                         pv: pv.iter().map(ToString::to_string).collect(),
                         ..info.clone()
@@ -261,6 +263,18 @@ fn run_search<G: Searchable>(
 }
 
 impl SearchJob {
+    /// The confidence to report with `score`: the search's, when it was selective (Othello
+    /// with a model for its evaluation, below 100%) and the score is heuristic.
+    fn selectivity_of(&self, score: protocol::Score) -> Option<u32> {
+        let Some(AnyPosition::Othello(position)) = self.positions.first() else {
+            return None;
+        };
+        let selective = self.params.selectivity != Selectivity::FULL
+            && has_probcut_model(position.geometry(), &self.evaluator);
+        (selective && score.proof == protocol::Proof::Heuristic)
+            .then(|| self.params.selectivity.percent())
+    }
+
     /// Until when the table may be made or cleared before a search with a time limit: a
     /// tenth of the time the move should take (the rest is left for the next search).
     pub(crate) fn housekeeping_until(&self) -> Option<Instant> {
@@ -290,6 +304,7 @@ impl SearchJob {
 fn iteration_info<M: ToString>(job: &SearchJob, it: &Iteration<M>, total: &SearchStats) -> Info {
     Info {
         depth: Some(it.depth),
+        selectivity: job.selectivity_of(it.score),
         score: Some(it.score),
         nodes: Some(total.nodes),
         nps: Some(total.nps(it.time)),
@@ -303,6 +318,7 @@ fn iteration_info<M: ToString>(job: &SearchJob, it: &Iteration<M>, total: &Searc
 fn final_info<M: ToString>(job: &SearchJob, r: &SearchResult<M>, hashfull: u32) -> Info {
     Info {
         depth: Some(r.iterations.last().map_or(Depth::Plies(0), |it| it.depth)),
+        selectivity: job.selectivity_of(r.score),
         score: Some(r.score),
         nodes: Some(r.stats.nodes),
         nps: Some(r.stats.nps(r.time)),

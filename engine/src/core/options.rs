@@ -6,10 +6,8 @@ use protocol::{OptionKind, OptionSpec};
 use thiserror::Error;
 
 use super::file_access::FileAccess;
-use crate::game::othello::Geometry;
 use crate::search::eval::{EvalChoice, EvalKind, Evaluator};
 use crate::search::kalah::{DatabaseSource, KalahDatabase};
-use crate::search::othello::has_probcut_model;
 use crate::search::{Selectivity, Thresholds};
 
 /// `EvalFile`'s value for the weights shipped in the engine.
@@ -164,14 +162,6 @@ impl EngineOptions {
         self.eval.evaluator()
     }
 
-    /// The selectivity heuristic searches of Othello on `geometry` run at, when they are
-    /// selective (below 100%, with a model for the evaluation).
-    pub(crate) fn selective_on(&self, geometry: Geometry) -> Option<Selectivity> {
-        (self.selectivity != Selectivity::FULL
-            && has_probcut_model(geometry, &self.eval.evaluator()))
-        .then_some(self.selectivity)
-    }
-
     /// Every option, for the handshake. Defaults are those the session started with.
     pub fn specs(&self) -> Vec<OptionSpec> {
         NAMES
@@ -300,17 +290,6 @@ mod tests {
         assert_eq!(o.selectivity, Selectivity::FULL);
         assert!(o.set("Selectivity", "90").is_err());
         assert_eq!(o.selectivity, Selectivity::FULL);
-        assert_eq!(o.selective_on(Geometry::Board8x8), None, "full width");
-        o.set("Selectivity", "87").unwrap();
-        assert_eq!(o.selective_on(Geometry::Board8x8), Some(Selectivity::PLAY));
-        assert_eq!(o.selective_on(Geometry::Board6x6), None, "no model on 6x6");
-        o.set("Eval", "hand").unwrap();
-        assert_eq!(
-            o.selective_on(Geometry::Board8x8),
-            None,
-            "no model for the hand eval"
-        );
-        o.set("Eval", "trained").unwrap();
         assert_eq!(o.evaluator(), Evaluator::default());
         let err = o.set("EvalFile", "/nonexistent/weights").unwrap_err();
         assert!(err.to_string().contains("/nonexistent/weights"), "{err}");

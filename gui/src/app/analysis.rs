@@ -25,11 +25,7 @@ impl App {
                         ui.label(v);
                         ui.end_row();
                     };
-                    row(
-                        ui,
-                        "Depth",
-                        info.depth.map_or("-".into(), |d| d.to_string()),
-                    );
+                    row(ui, "Depth", depth_text(info));
                     row(ui, "Score", info.score.map_or("-".into(), score_text));
                     row(
                         ui,
@@ -186,4 +182,30 @@ fn bounds_plot(ui: &mut egui::Ui, passes: &[PassBounds], iterations: &[Info], li
             ));
             plot.points(egui_plot::Points::new("iteration score", scores).radius(3.0));
         });
+}
+
+/// An iteration's depth, with a selective search's confidence as Othello engines show it
+/// (`14@87%`).
+fn depth_text(info: &Info) -> String {
+    match (info.depth, info.selectivity) {
+        (None, _) => "-".into(),
+        (Some(depth), None) => depth.to_string(),
+        (Some(depth), Some(percent)) => format!("{depth}@{percent}%"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protocol::Depth;
+
+    #[test]
+    fn a_selective_depth_shows_its_confidence() {
+        let mut info = Info::default();
+        assert_eq!(depth_text(&info), "-");
+        info.depth = Some(Depth::Plies(14));
+        assert_eq!(depth_text(&info), "14");
+        info.selectivity = Some(87);
+        assert_eq!(depth_text(&info), "14@87%");
+    }
 }

@@ -2,8 +2,6 @@
 
 use protocol::{Depth, Info, Proof};
 
-use crate::search::Selectivity;
-
 /// A move as GGF writes it: `F5`, `PA` for a pass.
 fn ggf_move(mv: &str) -> String {
     if mv == "pass" {
@@ -17,7 +15,7 @@ fn ggf_move(mv: &str) -> String {
 /// win/loss/draw proof (NBoard then shows the value as exact, or as a win, loss or draw);
 /// a search to the end counts the `empties` left. A selective search's depth carries its
 /// confidence, as Edax writes it: `14@87%`.
-pub(super) fn search_line(info: &Info, empties: u32, selective: Option<Selectivity>) -> String {
+pub(super) fn search_line(info: &Info, empties: u32) -> String {
     let pv: Vec<String> = info.pv.iter().map(|m| ggf_move(m)).collect();
     let score = info.score.unwrap_or_default();
     let plies = match info.depth {
@@ -25,7 +23,7 @@ pub(super) fn search_line(info: &Info, empties: u32, selective: Option<Selectivi
         Some(Depth::Plies(n)) => n,
         None => 0,
     };
-    let depth = match (score.proof, selective) {
+    let depth = match (score.proof, info.selectivity) {
         (Proof::Solved, _) => "100%".to_string(),
         (Proof::Wld, _) => "100%W".to_string(),
         (Proof::Heuristic, Some(level)) if plies > 0 => format!("{plies}@{level}%"),
@@ -48,9 +46,10 @@ mod tests {
     use super::*;
     use protocol::{Bound, Score};
 
-    fn info(depth: Depth, proof: Proof) -> Info {
+    fn info(depth: Depth, proof: Proof, selectivity: Option<u32>) -> Info {
         Info {
             depth: Some(depth),
+            selectivity,
             score: Some(Score {
                 value: -3,
                 bound: Bound::Exact,
@@ -63,24 +62,24 @@ mod tests {
 
     #[test]
     fn depths_say_how_the_score_is_known() {
-        let selective = Some(Selectivity::PLAY);
-        let heuristic = info(Depth::Plies(14), Proof::Heuristic);
-        assert_eq!(search_line(&heuristic, 30, None), "search F5-PA -3.00 0 14");
+        let line = |depth, proof, selectivity, empties| {
+            search_line(&info(depth, proof, selectivity), empties)
+        };
+        let (plies, end) = (Depth::Plies(14), Depth::End);
+        let heuristic = Proof::Heuristic;
+        assert_eq!(line(plies, heuristic, None, 30), "search F5-PA -3.00 0 14");
         assert_eq!(
-            search_line(&heuristic, 30, selective),
+            line(plies, heuristic, Some(87), 30),
             "search F5-PA -3.00 0 14@87%"
         );
-        let to_end = info(Depth::End, Proof::Heuristic);
         assert_eq!(
-            search_line(&to_end, 9, selective),
+            line(end, heuristic, Some(87), 9),
             "search F5-PA -3.00 0 9@87%"
         );
-        let solved = info(Depth::End, Proof::Solved);
         assert_eq!(
-            search_line(&solved, 9, selective),
+            line(end, Proof::Solved, None, 9),
             "search F5-PA -3.00 0 100%"
         );
-        let wld = info(Depth::End, Proof::Wld);
-        assert_eq!(search_line(&wld, 9, None), "search F5-PA -3.00 0 100%W");
+        assert_eq!(line(end, Proof::Wld, None, 9), "search F5-PA -3.00 0 100%W");
     }
 }

@@ -22,7 +22,6 @@ use crate::core::{Ending, Engine, Event, EventSink, FileAccess, Request, Shared}
 use crate::game::othello::Othello;
 use crate::game::{AnyPosition, Game, Side};
 use crate::ggf::GgfGame;
-use crate::search::Selectivity;
 
 /// How often a running search reports `nodestats`.
 const NODESTATS_INTERVAL: Duration = Duration::from_secs(1);
@@ -49,8 +48,6 @@ struct Running {
     position: Othello,
     /// The game's positions, for `analyze`.
     game: Vec<Othello>,
-    /// The search's confidence, when it is selective.
-    selective: Option<Selectivity>,
 }
 
 /// The engine's events as NBoard lines.
@@ -76,7 +73,7 @@ impl EventSink for Replies {
             Event::Iteration(lines) if running.task != Task::Analyze => {
                 let empties = running.position.empties().unwrap_or(0);
                 for info in &lines {
-                    self.say(format::search_line(info, empties, running.selective));
+                    self.say(format::search_line(info, empties));
                 }
             }
             Event::Progress { nodes, elapsed } => {
@@ -292,7 +289,6 @@ impl NboardFront {
             task,
             position,
             game: positions,
-            selective: self.engine.options().selective_on(position.geometry()),
         });
         self.engine
             .set_position(AnyPosition::Othello(position))
