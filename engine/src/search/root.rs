@@ -183,7 +183,14 @@ impl<G: Searchable> Searcher<'_, G> {
                     break;
                 }
             }
-            let Some((mv, next, t, d)) = found else { break };
+            let Some((mv, next, t, d)) = found else {
+                // A selective search's values need not agree with a re-search's: the
+                // table's best moves go on from here.
+                if self.selectivity > 0 {
+                    pv.extend(self.table_moves(&current, depth));
+                }
+                break;
+            };
             pv.push(mv);
             (child, target, depth) = (next, t, d);
         }
@@ -195,8 +202,15 @@ impl<G: Searchable> Searcher<'_, G> {
     /// bounds, such as a win/loss/draw proof), at most `depth` moves after `first`.
     pub(crate) fn table_line(&self, position: &G, first: G::Move, depth: i32) -> Vec<G::Move> {
         let mut pv = vec![first];
-        let mut current = position.play(first);
-        while (pv.len() as i32) < depth.min(super::DEPTH_TO_END) {
+        pv.extend(self.table_moves(&position.play(first), depth - 1));
+        pv
+    }
+
+    /// The table's best moves from `position` on, at most `depth` of them.
+    fn table_moves(&self, position: &G, depth: i32) -> Vec<G::Move> {
+        let mut moves = Vec::new();
+        let mut current = *position;
+        while (moves.len() as i32) < depth.min(super::DEPTH_TO_END) {
             let Some(mv) = self
                 .tt
                 .probe(current.hash_key())
@@ -207,9 +221,9 @@ impl<G: Searchable> Searcher<'_, G> {
             if !current.is_legal(mv) {
                 break;
             }
-            pv.push(mv);
+            moves.push(mv);
             current = current.play(mv);
         }
-        pv
+        moves
     }
 }
