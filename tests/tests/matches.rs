@@ -229,6 +229,26 @@ fn bad_match_arguments_fail_with_one_line() {
             "--openings-file",
             "/no/such/file",
         ],
+        // Millions of distinct positions: refused at once, not enumerated.
+        vec![
+            "--engine",
+            "name=a",
+            "--engine",
+            "name=b",
+            "--opening-plies",
+            "12",
+        ],
+        // Past the end of every game.
+        vec![
+            "--engine",
+            "name=a",
+            "--engine",
+            "name=b",
+            "--opening-plies",
+            "200",
+            "--games",
+            "2",
+        ],
     ] {
         let out = Command::new(engine_binary())
             .arg("match")
@@ -579,6 +599,37 @@ fn rounds_and_an_openings_file_set_the_schedule() {
         assert_eq!(of_it.len(), 6, "{opening}: {games:?}");
         let a_first = of_it.iter().filter(|g| g.first == "a").count();
         assert_eq!(a_first, 3, "colours swapped in every round");
+    }
+}
+
+#[test]
+fn deep_openings_are_drawn_for_the_games_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("deep.jsonl");
+    run_match(&[
+        "--engine",
+        "name=a depth=1",
+        "--engine",
+        "name=b depth=1",
+        "--opening-plies",
+        "12",
+        "--games",
+        "6",
+        "--results",
+        file.to_str().unwrap(),
+    ]);
+    let games = results(&file);
+    assert_eq!(games.len(), 6);
+    let mut openings: Vec<&str> = games.iter().map(|g| g.opening.as_str()).collect();
+    openings.sort_unstable();
+    openings.dedup();
+    assert_eq!(
+        openings.len(),
+        3,
+        "three openings, each with colours swapped"
+    );
+    for opening in openings {
+        assert_eq!(opening.split(' ').count(), 2 + 12, "{opening}");
     }
 }
 

@@ -119,7 +119,7 @@ pub fn after_plies(
 
 /// Most positions the enumeration visits before it gives up (deep requests, and those
 /// past the end of every game, would walk the whole tree).
-const ENUMERATE_VISITS: usize = 2_000_000;
+const ENUMERATE_VISITS: usize = 200_000;
 
 /// The enumeration of every distinct position at some plies, given up (`full`) past
 /// [`ENUMERATE_LIMIT`] positions found or [`ENUMERATE_VISITS`] visited.
