@@ -1,24 +1,25 @@
 //! Othello's search hooks: move ordering (docs/algorithms.md §003's static square order, and fewest
-//! opponent replies first deeper in the tree) and the hand-over to the endgame solver.
+//! opponent replies first deeper in the tree), Multi-ProbCut's predictions
+//! (docs/selectivity.md) and the hand-over to the endgame solver.
 
 pub mod endgame;
 mod order;
 pub mod probcut;
 
-use super::eval::Evaluator;
-use super::eval::weights::ordering_term;
-use super::{Searchable, SolverContext, Thresholds};
-use crate::game::othello::geometry::squares;
-use crate::game::othello::{Geometry, Othello, OthelloMove};
-use arrayvec::ArrayVec;
-use order::{OrderTables, order_tables};
-use probcut::SigmaModel;
 use std::sync::OnceLock;
 
-use super::probcut::{Prediction, shallow_depth};
+use arrayvec::ArrayVec;
 
+use super::eval::Evaluator;
+use super::eval::weights::ordering_term;
+use super::probcut::{Prediction, shallow_depth};
+use super::{Searchable, SolverContext, Thresholds};
+use crate::game::othello::geometry::squares;
 use crate::game::othello::movegen::{flips, legal_moves};
+use crate::game::othello::{Geometry, Othello, OthelloMove};
 use crate::game::{GameMove, MAX_MOVES, MoveList};
+use order::{OrderTables, order_tables};
+use probcut::SigmaModel;
 
 /// From this remaining depth on, moves are ordered by the opponent's mobility after them.
 const FASTEST_FIRST_DEPTH: i32 = 3;
