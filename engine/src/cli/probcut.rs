@@ -13,7 +13,7 @@ use clap::{Args, Subcommand};
 use engine::search::TranspositionTable;
 use engine::train::games::read_games;
 use engine::train::probcut::{
-    DepthValues, EMPTIES_GROUP, depth_values, fit_sigma, pick_positions, spreads,
+    EMPTIES_GROUP, depth_values, fit_sigma, pick_positions, read_sample, spreads,
 };
 
 fn default_threads() -> usize {
@@ -84,20 +84,13 @@ pub fn run(args: &ProbcutArgs) -> anyhow::Result<()> {
     }
 }
 
-/// The sample file's lines, every one checked.
-fn read_sample(path: &PathBuf) -> anyhow::Result<Vec<DepthValues>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-    };
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            DepthValues::parse(l).with_context(|| format!("{} line {}", path.display(), i + 1))
-        })
-        .collect()
+/// The sample file's text, if it exists.
+fn sample_text(path: &PathBuf) -> anyhow::Result<String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+    }
 }
 
 fn sample(args: &SampleArgs) -> anyhow::Result<()> {
@@ -107,7 +100,10 @@ fn sample(args: &SampleArgs) -> anyhow::Result<()> {
         "--min-empties and --max-empties must satisfy 4 <= min <= max <= 59"
     );
     anyhow::ensure!(args.hash >= 1, "--hash must be at least 1 MiB");
-    let done: BTreeSet<usize> = read_sample(&args.output)?.iter().map(|s| s.index).collect();
+    let text = sample_text(&args.output)?;
+    let (samples, keep) =
+        read_sample(&text).with_context(|| format!("in {}", args.output.display()))?;
+    let done: BTreeSet<usize> = samples.iter().map(|s| s.index).collect();
     let games = read_games(&args.data)?;
     let positions = pick_positions(
         &games,
@@ -136,6 +132,11 @@ fn sample(args: &SampleArgs) -> anyhow::Result<()> {
         .append(true)
         .open(&args.output)
         .with_context(|| format!("cannot open {}", args.output.display()))?;
+    if keep < text.len() {
+        eprintln!("probcut sample: an interrupted last line left out");
+        file.set_len(keep as u64)
+            .with_context(|| format!("cannot truncate {}", args.output.display()))?;
+    }
     let file = Mutex::new(file);
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
@@ -175,7 +176,9 @@ fn sample(args: &SampleArgs) -> anyhow::Result<()> {
 }
 
 fn fit(args: &FitArgs) -> anyhow::Result<()> {
-    let samples = read_sample(&args.sample)?;
+    let text = sample_text(&args.sample)?;
+    let (samples, _) =
+        read_sample(&text).with_context(|| format!("in {}", args.sample.display()))?;
     anyhow::ensure!(
         !samples.is_empty(),
         "{} has no sample",

@@ -66,6 +66,24 @@ impl DepthValues {
     }
 }
 
+/// Reads a sample file's text: every complete line checked (a damaged one is an error
+/// naming its line); a last line without its newline, as a search interrupted while
+/// writing leaves it, is left out. Returns the samples and the length of the text they
+/// fill (what to keep before appending).
+///
+/// # Errors
+/// The first complete line that is not a sample.
+pub fn read_sample(text: &str) -> anyhow::Result<(Vec<DepthValues>, usize)> {
+    let complete = text.rfind('\n').map_or(0, |i| i + 1);
+    let samples = text[..complete]
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| DepthValues::parse(l).with_context(|| format!("line {}", i + 1)))
+        .collect::<anyhow::Result<_>>()?;
+    Ok((samples, complete))
+}
+
 /// `count` positions of `games`, the same for the same seed: each from a game drawn at
 /// random, at a number of empties drawn from `empties` (drawn again when the game has no
 /// position with as many, as after a pass).
@@ -262,6 +280,22 @@ mod tests {
         assert!(DepthValues::parse("7 ---- X 1").is_err());
         assert!(DepthValues::parse(&format!("{} 99", s.line())).is_err());
         assert!(DepthValues::parse("").is_err());
+    }
+
+    #[test]
+    fn an_interrupted_last_line_is_left_out_and_a_damaged_one_refused() {
+        let s = DepthValues {
+            index: 3,
+            position: Othello::start(Geometry::Board8x8, Start::Standard),
+            values: vec![1, 2],
+        };
+        let whole = format!("{}\n", s.line());
+        let text = format!("{whole}{}", &s.line()[..20]);
+        let (samples, keep) = read_sample(&text).unwrap();
+        assert_eq!((samples, keep), (vec![s.clone()], whole.len()));
+        assert_eq!(read_sample("").unwrap(), (Vec::new(), 0));
+        let err = read_sample(&format!("{whole}3 bad\n")).unwrap_err();
+        assert!(format!("{err:#}").contains("line 2"), "{err:#}");
     }
 
     #[test]
