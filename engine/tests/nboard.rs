@@ -318,7 +318,7 @@ fn nodestats_every_second_during_a_long_hint() {
     // report after a position's `analysis` line counts that position's nodes too. (Reports
     // never go backwards, so a count that restarted with each position would repeat the
     // last report's number here rather than grow.)
-    e.send("set depth 20");
+    e.send("set depth 26");
     e.send("analyze");
     let mut lines = Vec::new();
     // The last report, and whether a position's analysis ended since.
