@@ -14,6 +14,9 @@ fn harness(settings: Settings) -> Harness<'static, App> {
     let app = App::new(settings, Arc::new(|| {}));
     Harness::builder()
         .with_size((1400.0, 900.0))
+        // A grid whose column grows (a longer depth such as `12@87%` arriving) takes a
+        // frame or two more to settle than egui_kittest's default of 4.
+        .with_max_steps(8)
         .build_ui_state(|ui, app: &mut App| app.show(ui), app)
 }
 
