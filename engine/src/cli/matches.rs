@@ -132,12 +132,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         }
         None => {
             // The openings the games need: each is played twice per pairing and round.
-            let n = engines.len();
-            let pairings = if args.gauntlet {
-                n.saturating_sub(1)
-            } else {
-                n * n.saturating_sub(1) / 2
-            };
+            let pairings = match_runner::pairings(engines.len(), args.gauntlet).len();
             let per_opening = (2 * pairings * args.rounds).max(1);
             let wanted = args.games.map(|g| g.div_ceil(per_opening));
             openings::after_plies(args.game, args.opening_plies, wanted, args.seed)?

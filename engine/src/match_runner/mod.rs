@@ -78,17 +78,23 @@ pub struct MatchConfig {
     pub shard: Option<Shard>,
 }
 
+/// The pairs of engines (by index) that play each other: every pair, or with `gauntlet`
+/// the first engine against each other one.
+#[must_use]
+pub fn pairings(engines: usize, gauntlet: bool) -> Vec<(usize, usize)> {
+    if gauntlet {
+        (1..engines).map(|j| (0, j)).collect()
+    } else {
+        (0..engines)
+            .flat_map(|i| (i + 1..engines).map(move |j| (i, j)))
+            .collect()
+    }
+}
+
 /// The games of a match, in order.
 #[must_use]
 pub fn schedule(config: &MatchConfig) -> Vec<ScheduledGame> {
-    let n = config.engines.len();
-    let pairings: Vec<(usize, usize)> = if config.gauntlet {
-        (1..n).map(|j| (0, j)).collect()
-    } else {
-        (0..n)
-            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-            .collect()
-    };
+    let pairings = pairings(config.engines.len(), config.gauntlet);
     let mut games = Vec::new();
     for round in 0..config.rounds {
         let mut order: Vec<usize> = (0..config.openings.len()).collect();

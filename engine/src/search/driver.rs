@@ -11,7 +11,7 @@ use super::node::Searcher;
 use super::root::RootOutcome;
 use super::{
     Algorithm, Bound, DEPTH_TO_END, Goal, Iteration, Limits, Proof, RankedMove, Report, Score,
-    SearchParams, SearchResult, Searchable, TranspositionTable, reported_depth,
+    SearchParams, SearchResult, Searchable, Selectivity, TranspositionTable, reported_depth,
 };
 
 /// Heuristic iterations stop this many plies short of the end before an exact or
@@ -344,7 +344,9 @@ fn search_thread<G: Searchable>(
         // each disc of a guess's error costs MTD(f) a pass. A full-width search feeds each
         // result to the next, as the papers do.
         guess = match iterations.len() {
-            n if n >= 2 && s.selectivity > 0 => iterations[n - 2].score.value,
+            n if n >= 2 && s.params.selectivity != Selectivity::FULL => {
+                iterations[n - 2].score.value
+            }
             _ => outcome.value,
         };
         if all_proven || s.stopped {

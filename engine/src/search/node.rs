@@ -43,8 +43,6 @@ pub(crate) struct Searcher<'a, G: Searchable> {
     pub(crate) busy: Option<&'a BusyMoves>,
     /// What only this game's search uses (Kalah's database).
     pub(crate) resources: &'a G::Resources,
-    /// `params.selectivity`'s rank, as the table stores it.
-    pub(crate) selectivity: u8,
 }
 
 /// The remaining depth below `child`: a move that keeps the turn (Kalah's extra move)
@@ -69,7 +67,6 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             tt,
             fail_soft: params.algorithm != Algorithm::AlphaBeta,
             scout: params.algorithm == Algorithm::NegaScout,
-            selectivity: params.selectivity.rank(),
             params,
             stop_check,
             stats: SearchStats::default(),
@@ -201,7 +198,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             self.stats.tt_probes += 1;
             if let Some(entry) = self.tt.probe(key) {
                 hash_move = entry.best_move();
-                if entry.usable_at(depth, self.selectivity) {
+                if entry.usable_at(depth, self.params.selectivity.rank()) {
                     self.stats.tt_hits += 1;
                     if !entry.proven() {
                         self.stats.heuristic_leaves += 1;
@@ -264,7 +261,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
                 lower,
                 upper,
                 proven: self.stats.heuristic_leaves == heuristic_before,
-                selectivity: self.selectivity,
+                selectivity: self.params.selectivity.rank(),
                 best_move: Some(best_move),
             });
         }
@@ -330,7 +327,9 @@ impl<'a, G: Searchable> Searcher<'a, G> {
                 continue;
             };
             let child_depth = child_depth(position, &child, depth);
-            if entry.usable_at(child_depth, self.selectivity) && -entry.upper() >= beta {
+            if entry.usable_at(child_depth, self.params.selectivity.rank())
+                && -entry.upper() >= beta
+            {
                 self.stats.tt_hits += 1;
                 if !entry.proven() {
                     self.stats.heuristic_leaves += 1;
@@ -357,11 +356,9 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         let key = position.hash_key();
         if self.params.use_tt {
             self.stats.tt_probes += 1;
-            if let Some(entry) = self
-                .tt
-                .probe(key)
-                .filter(|e| e.usable_at(depth, self.selectivity) && e.lower() == e.upper())
-            {
+            if let Some(entry) = self.tt.probe(key).filter(|e| {
+                e.usable_at(depth, self.params.selectivity.rank()) && e.lower() == e.upper()
+            }) {
                 self.stats.tt_hits += 1;
                 if !entry.proven() {
                     self.stats.heuristic_leaves += 1;
@@ -400,7 +397,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
                 lower: best,
                 upper: best,
                 proven: self.stats.heuristic_leaves == heuristic_before,
-                selectivity: self.selectivity,
+                selectivity: self.params.selectivity.rank(),
                 best_move: Some(best_move),
             });
         }

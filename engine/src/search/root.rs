@@ -5,7 +5,7 @@
 use super::bounds_of;
 use super::node::{Searcher, child_depth};
 use super::tt::Store;
-use super::{Algorithm, INFINITY, MtdfPass, Searchable};
+use super::{Algorithm, INFINITY, MtdfPass, Searchable, Selectivity};
 
 /// What one root search established.
 #[derive(Clone, Copy, Debug)]
@@ -76,7 +76,7 @@ impl<G: Searchable> Searcher<'_, G> {
                 lower,
                 upper,
                 proven: self.stats.heuristic_leaves == heuristic_before,
-                selectivity: self.selectivity,
+                selectivity: self.params.selectivity.rank(),
                 best_move: Some(best.best_move),
             });
         }
@@ -186,7 +186,7 @@ impl<G: Searchable> Searcher<'_, G> {
             let Some((mv, next, t, d)) = found else {
                 // A selective search's values need not agree with a re-search's: the
                 // table's best moves go on from here.
-                if self.selectivity > 0 {
+                if self.params.selectivity != Selectivity::FULL {
                     pv.extend(self.table_moves(&current, depth));
                 }
                 break;
