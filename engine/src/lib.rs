@@ -6,6 +6,7 @@ pub const ENGINE_NAME: &str = "gamesearch";
 
 pub mod bench;
 pub mod core;
+pub mod data_dir;
 pub mod fronts;
 pub mod game;
 pub mod ggf;

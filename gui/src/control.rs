@@ -2,12 +2,15 @@
 //! one engine link per side, moves from clicks and from engines, undo, and GGF files. The
 //! panels in `app/` show it and call it; tests drive it without a window.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
+use engine::data_dir::{default_data_dir, kalah_dir};
 use engine::game::othello::Geometry;
 use engine::game::{GameId, Side};
-use protocol::{Go, Info, MultiPv};
+use protocol::{Go, Goal, Info, MultiPv};
 
+use crate::db_install::Install;
 use crate::engine_link::{EngineLink, LinkEvent, LinkStatus, Purpose};
 use crate::game::{GameHistory, RecordError};
 use crate::settings::{Controller, Settings};
@@ -22,6 +25,15 @@ pub struct GameControl {
     pub(crate) message: String,
     /// Scores from the first player's view, by ply (from the engines' searches).
     pub(crate) scores: Vec<(usize, i32)>,
+    /// The data directory: the built-in engine finds installed Kalah databases in its
+    /// `kalah` folder, where the GUI installs them (the engine's default:
+    /// [`engine::data_dir::default_data_dir`]).
+    pub data_dir: Option<PathBuf>,
+    /// A Kalah database being installed.
+    pub(crate) install: Option<Install>,
+    /// The user asked for a solve of the position after this many moves; it starts once
+    /// the first engine is ready.
+    solve_asked: Option<usize>,
     repaint: Arc<dyn Fn() + Send + Sync>,
 }
 
@@ -39,6 +51,9 @@ impl GameControl {
             links: [EngineLink::default(), EngineLink::default()],
             message: String::new(),
             scores: Vec::new(),
+            data_dir: default_data_dir(),
+            install: None,
+            solve_asked: None,
             repaint,
         }
     }
@@ -116,6 +131,8 @@ impl GameControl {
                 self.on_event(side, event);
             }
         }
+        self.poll_install();
+        self.start_solve();
         let position = self.game.position();
         let ply = self.game.cursor();
         // A search for a position no longer on the board is dropped.
@@ -144,7 +161,12 @@ impl GameControl {
             let engine = self.settings.engines[0].clone();
             self.ensure_started(0);
             let link = &mut self.links[0];
-            if link.is_open() && link.search.is_none() {
+            // A solve's result stays on show until the position changes.
+            let solved = link
+                .last_search
+                .as_ref()
+                .is_some_and(|s| s.purpose == Purpose::Solve && s.ply == ply);
+            if link.is_open() && link.search.is_none() && !solved {
                 let go = Go {
                     algorithm: engine.go().algorithm,
                     infinite: true,
@@ -288,11 +310,86 @@ impl GameControl {
         }
     }
 
+    /// Solves the position on the board with the first player's engine (`go solve`, every
+    /// move valued if the analysis shows every move's value); its result is shown until the
+    /// position changes.
+    pub fn solve(&mut self) {
+        if !self.game.position().is_terminal() {
+            self.ensure_started(0);
+            self.solve_asked = Some(self.game.cursor());
+        }
+    }
+
+    /// Starts the solve asked for once the engine is ready (forgotten if the position
+    /// changed meanwhile).
+    fn start_solve(&mut self) {
+        let Some(ply) = self.solve_asked else {
+            return;
+        };
+        if ply != self.game.cursor() {
+            self.solve_asked = None;
+            return;
+        }
+        let link = &mut self.links[0];
+        if !link.is_ready()
+            || link
+                .search
+                .as_ref()
+                .is_some_and(|s| s.purpose == Purpose::Move)
+        {
+            return;
+        }
+        self.solve_asked = None;
+        let go = Go {
+            goal: Goal::Solve,
+            multipv: self.settings.value_all.then_some(MultiPv::All),
+            ..Go::default()
+        };
+        link.search(&self.game, go, Purpose::Solve);
+    }
+
+    /// Starts installing the default Kalah database for the game's board and rules.
+    pub fn install_database(&mut self) {
+        if let (GameId::Kalah(rules), Some(dir), None) =
+            (self.game.game(), self.kalah_dir(), &self.install)
+        {
+            self.install = Some(Install::start(dir, rules, Arc::clone(&self.repaint)));
+        }
+    }
+
+    /// Where installed Kalah databases are.
+    #[must_use]
+    pub fn kalah_dir(&self) -> Option<PathBuf> {
+        self.data_dir.as_deref().map(kalah_dir)
+    }
+
+    /// Stops the install (what it built is kept for the next).
+    pub fn cancel_install(&self) {
+        if let Some(install) = &self.install {
+            install.cancel();
+        }
+    }
+
+    fn poll_install(&mut self) {
+        let Some(outcome) = self.install.as_ref().and_then(Install::finished) else {
+            return;
+        };
+        self.install = None;
+        self.message = match outcome {
+            Ok(path) => format!(
+                "Kalah database installed: {}; solves use it from now on",
+                path.display()
+            ),
+            Err(e) => format!("Kalah database not installed: {e}"),
+        };
+    }
+
     /// (Re)starts a side's engine with its current settings.
     pub fn restart_engine(&mut self, side: usize) {
         let engine = self.settings.engines[side].clone();
         let repaint = Arc::clone(&self.repaint);
-        self.links[side].start(&engine.endpoint, &engine.options(), repaint);
+        let data_dir = self.data_dir.clone();
+        self.links[side].start(&engine.endpoint, &engine.options(), data_dir, repaint);
     }
 }
 

@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
@@ -50,6 +51,8 @@ pub enum Purpose {
     Move,
     /// Analysis of the position on the board (`go infinite`).
     Analysis,
+    /// A solve of the position on the board (`go solve`), asked for by the user.
+    Solve,
 }
 
 /// What one MTD(f) pass left known about the value: it lies in `lower..=upper`.
@@ -139,14 +142,16 @@ impl Default for EngineLink {
     }
 }
 
-/// Our engine's server inside this process, started once.
-fn builtin_address() -> Result<SocketAddr, String> {
+/// Our engine's server inside this process, started once (with the data directory of
+/// the first start).
+fn builtin_address(data_dir: Option<PathBuf>) -> Result<SocketAddr, String> {
     static ADDRESS: OnceLock<Result<SocketAddr, String>> = OnceLock::new();
     ADDRESS
         .get_or_init(|| {
             // The GUI's own connection waits as long as the person at the board thinks.
             let config = engine::server::ServerConfig {
                 idle_timeout: None,
+                data_dir,
                 ..engine::server::ServerConfig::default()
             };
             engine::server::serve_in_background(config).map_err(|e| format!("{e:#}"))
@@ -183,11 +188,13 @@ impl EngineLink {
     /// Starts the engine at `endpoint` (`builtin`, a command line, or `tcp:host:port`),
     /// closing any previous one. Never blocks: the process is started (or the connection
     /// made) on a thread, and [`EngineLink::poll`] takes it and reads the handshake.
-    /// `repaint` is called whenever the engine sends a line.
+    /// `repaint` is called whenever the engine sends a line. The built-in engine finds
+    /// Kalah databases under `data_dir`.
     pub fn start(
         &mut self,
         endpoint: &str,
         options: &[(String, String)],
+        data_dir: Option<PathBuf>,
         repaint: Arc<dyn Fn() + Send + Sync>,
     ) {
         self.close();
@@ -198,7 +205,7 @@ impl EngineLink {
         // Starting a process or connecting can take a while: never on the UI thread.
         std::thread::spawn(move || {
             let target = if endpoint.is_empty() || endpoint == BUILTIN {
-                builtin_address().map(|a| Endpoint::Tcp(a.to_string()))
+                builtin_address(data_dir).map(|a| Endpoint::Tcp(a.to_string()))
             } else {
                 endpoint.parse::<Endpoint>().map_err(|e| e.to_string())
             };

@@ -6,6 +6,7 @@
 pub mod app;
 pub mod board;
 pub mod control;
+pub mod db_install;
 pub mod engine_link;
 pub mod game;
 pub mod settings;

@@ -1,7 +1,8 @@
 //! The real UI driven through its accessibility tree (egui_kittest): a game against the
 //! built-in engine, illegal clicks, undo, game over, set-up, and an engine that dies.
 
-use std::sync::Arc;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
@@ -10,8 +11,18 @@ use gui::App;
 use gui::engine_link::LinkStatus;
 use gui::settings::{Controller, Settings};
 
+/// The data directory of this test process: the built-in engine is started once per
+/// process, with the data directory of the first app that starts it.
+fn data_dir() -> PathBuf {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().unwrap())
+        .path()
+        .to_path_buf()
+}
+
 fn harness(settings: Settings) -> Harness<'static, App> {
-    let app = App::new(settings, Arc::new(|| {}));
+    let mut app = App::new(settings, Arc::new(|| {}));
+    app.control_mut().data_dir = Some(data_dir());
     Harness::builder()
         .with_size((1400.0, 900.0))
         // A grid whose column grows (a longer depth such as `12@87%` arriving) takes a
@@ -209,6 +220,38 @@ fn a_kalah_engine_with_a_database_replies() {
         h.state().control().link(1).status,
         LinkStatus::Ready(_)
     ));
+}
+
+/// A Kalah board without a database offers to install one; the install shows its progress,
+/// then the database, and a solve says its score came with the database's help.
+#[test]
+fn a_kalah_database_is_installed_from_the_gui_and_solves_use_it() {
+    let mut h = harness(settings("kalah2x3", [Controller::Human, Controller::Human]));
+    h.run();
+    assert!(
+        h.query_by_label_contains("No Kalah database installed for 2 pits")
+            .is_some()
+    );
+    h.get_by_label("Install the Kalah database (16 seeds, 5 kB)")
+        .click();
+    h.run();
+    wait_until(&mut h, "the install", |app| {
+        app.control().message().contains("Kalah database installed")
+    });
+    assert!(
+        h.query_by_label_contains("Kalah database: kalah2-16.db")
+            .is_some()
+    );
+    h.get_by_label("Solve").click();
+    h.run();
+    wait_until(&mut h, "the solve", |app| {
+        app.control().link(0).search.is_none() && app.control().link(0).last_search.is_some()
+    });
+    assert!(
+        h.query_by_label_contains("(solved with the database)")
+            .is_some(),
+        "the score says a database valued it"
+    );
 }
 
 #[test]

@@ -111,6 +111,9 @@ pub struct Info {
     pub time: Option<u64>,
     /// Transposition-table probes that found a usable entry.
     pub tthits: Option<u64>,
+    /// Positions whose exact value was read from an endgame database (Kalah's), when any
+    /// was.
+    pub tbhits: Option<u64>,
     /// Table occupation in permille.
     pub hashfull: Option<u32>,
     /// Free text for humans (rest of the line).
@@ -192,6 +195,7 @@ impl Info {
                 "nps" => set_once(&mut info.nps, "nps", t.value("nps", "a count")?)?,
                 "time" => set_once(&mut info.time, "time", t.value("time", "milliseconds")?)?,
                 "tthits" => set_once(&mut info.tthits, "tthits", t.value("tthits", "a count")?)?,
+                "tbhits" => set_once(&mut info.tbhits, "tbhits", t.value("tbhits", "a count")?)?,
                 "hashfull" => {
                     let permille = t.value("hashfull", "a permille")?;
                     set_once(&mut info.hashfull, "hashfull", permille)?;
@@ -275,6 +279,7 @@ impl fmt::Display for Info {
             ("nps", self.nps),
             ("time", self.time),
             ("tthits", self.tthits),
+            ("tbhits", self.tbhits),
             ("hashfull", self.hashfull.map(u64::from)),
         ] {
             if let Some(v) = value {

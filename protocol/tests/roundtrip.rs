@@ -123,6 +123,7 @@ fn info() -> impl Strategy<Value = Info> {
             prop::option::of(any::<u64>()),
             prop::option::of(any::<u64>()),
             prop::option::of(any::<u64>()),
+            prop::option::of(any::<u64>()),
             prop::option::of(0u32..=1000),
         ),
         words(8),
@@ -131,7 +132,7 @@ fn info() -> impl Strategy<Value = Info> {
         .prop_map(
             |(
                 (id, depth, pass, score, multipv, selectivity),
-                (nodes, nps, time, tthits, hashfull),
+                (nodes, nps, time, tthits, tbhits, hashfull),
                 pv,
                 string,
             )| {
@@ -157,6 +158,7 @@ fn info() -> impl Strategy<Value = Info> {
                         nps,
                         time,
                         tthits,
+                        tbhits,
                         hashfull,
                         string: None,
                         pv,

@@ -238,8 +238,17 @@ impl PipedEngine {
     /// # Panics
     /// When it cannot be started.
     pub fn start(args: &[&str]) -> PipedEngine {
+        Self::start_with_env(args, &[])
+    }
+
+    /// Starts the engine binary with `args` and environment variables `env`.
+    ///
+    /// # Panics
+    /// When it cannot be started.
+    pub fn start_with_env(args: &[&str], env: &[(&str, &std::path::Path)]) -> PipedEngine {
         let mut child = Command::new(engine_binary())
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()

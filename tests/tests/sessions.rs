@@ -565,7 +565,7 @@ fn kalah_database_option_solves_and_refuses_what_it_cannot_use(client: &mut Clie
     let hs = client.handshake(PATIENCE).unwrap();
     let option = hs.options.iter().find(|o| o.name == "KalahDatabase");
     assert!(
-        matches!(option.map(|o| &o.kind), Some(OptionKind::String { default }) if default == "none"),
+        matches!(option.map(|o| &o.kind), Some(OptionKind::String { default }) if default == "auto"),
         "{option:?}"
     );
     expect_error(

@@ -18,10 +18,11 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use std::sync::Arc;
 
+use engine::data_dir::{default_data_dir, kalah_dir};
 use engine::fronts::Protocol;
 use engine::game::GameId;
 use engine::search::eval::{EvalChoice, EvalKind};
-use engine::search::kalah::{DatabaseCache, DatabaseSource, KalahDatabase};
+use engine::search::kalah::{AutoContext, DatabaseCache, DatabaseSource, KalahDatabase};
 use engine::server::{self, FileAccess, ServerConfig};
 
 /// Game-search engine for Othello and Kalah.
@@ -81,8 +82,10 @@ struct ServerArgs {
     /// PROTOCOL.md).
     #[arg(long, default_value_t = ServerConfig::default().max_threads)]
     max_threads: usize,
-    /// A directory whose files TCP clients may name in options (`EvalFile`,
-    /// `KalahDatabase`); repeat for more. Without it they may name none.
+    /// The engine's data directory (`KalahDatabase auto` finds installed databases in its
+    /// `kalah` folder), whose files TCP clients may name in options (`EvalFile`,
+    /// `KalahDatabase`); repeat for more directories they may name. Default: $GAMESEARCH_DATA_DIR,
+    /// else the platform's data directory (~/.local/share/gamesearch on Linux).
     #[arg(long, value_name = "DIR")]
     data_dir: Vec<PathBuf>,
     /// Let TCP clients name any file the engine can read (only for trusted networks).
@@ -181,16 +184,23 @@ fn serve(args: &ServerArgs) -> anyhow::Result<()> {
         "--max-output-bytes must be at least --max-line-bytes ({})",
         args.max_line_bytes
     );
+    let named = args.data_dir.iter().map(|dir| {
+        dir.canonicalize()
+            .ok()
+            .filter(|d| d.is_dir())
+            .with_context(|| format!("--data-dir {}: not a directory", dir.display()))
+    });
+    let mut data_dirs = named.collect::<anyhow::Result<Vec<_>>>()?;
+    if data_dirs.is_empty() {
+        // The default need not exist yet: `kalah-db install` makes it.
+        let default = default_data_dir();
+        data_dirs.extend(default.map(|d| d.canonicalize().unwrap_or(d)));
+    }
+    let data_dir = data_dirs.first().cloned();
     let remote_files = if args.allow_remote_files {
         FileAccess::Any
     } else {
-        let dirs = args.data_dir.iter().map(|dir| {
-            dir.canonicalize()
-                .ok()
-                .filter(|d| d.is_dir())
-                .with_context(|| format!("--data-dir {}: not a directory", dir.display()))
-        });
-        FileAccess::Under(dirs.collect::<anyhow::Result<_>>()?)
+        FileAccess::Under(data_dirs)
     };
     let config = ServerConfig {
         remote_files,
@@ -204,6 +214,7 @@ fn serve(args: &ServerArgs) -> anyhow::Result<()> {
         eval: args.eval.choice()?,
         max_threads: args.max_threads,
         threads: args.threads,
+        data_dir,
     };
     if let Some(addr) = &args.listen {
         return server::serve_tcp(addr, config);
@@ -245,24 +256,38 @@ impl EvalArgs {
 /// The Kalah database flag of the commands that search.
 #[derive(Debug, Args)]
 pub(crate) struct KalahDbArg {
-    /// Kalah endgame database: `none`, a number of seeds (built in memory for the game's
-    /// rules), or a file from `engine kalah-db build` (option `KalahDatabase`).
-    #[arg(long, value_name = "none|SEEDS|FILE", default_value = "none")]
+    /// Kalah endgame database: `auto` (a solve takes the largest installed by `engine
+    /// kalah-db install`, or builds a small one in memory for a large game), `none`, a
+    /// number of seeds (built in memory for the game's rules), or a file from `engine
+    /// kalah-db build` (option `KalahDatabase`).
+    #[arg(long, value_name = "auto|none|SEEDS|FILE", default_value = "auto")]
     kalah_db: DatabaseSource,
 }
 
 impl KalahDbArg {
-    /// The database for `game`, if it is Kalah and the flag names one; building one shows
-    /// its progress on stderr.
+    /// The database for a solve of `game`, if it is Kalah and the flag names one (or
+    /// `auto` finds or builds one, in the default data directory); building one shows its
+    /// progress on stderr, and `auto` says how to install one if it would help.
     pub(crate) fn obtain(&self, game: GameId) -> anyhow::Result<Option<Arc<KalahDatabase>>> {
         let GameId::Kalah(rules) = game else {
             return Ok(None);
         };
         let started = std::time::Instant::now();
+        let dir = default_data_dir().map(|d| kalah_dir(&d));
+        let context = AutoContext {
+            dir: dir.as_deref(),
+            solve: true,
+        };
+        if self.kalah_db == DatabaseSource::Auto
+            && let Some(hint) = context.install_hint(rules)
+        {
+            eprintln!("{hint}");
+        }
         // One command, one database: nothing to share it with.
         let db = DatabaseCache::default().obtain(
             &self.kalah_db,
             rules,
+            context,
             &mut |n| {
                 if n % 4 == 0 {
                     eprintln!(

@@ -1,9 +1,11 @@
 //! The limits and defaults of an engine process: what its clients may hold together and
 //! each alone, and how its transports treat them.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use super::file_access::FileAccess;
+use crate::data_dir::default_data_dir;
 use crate::search::eval::EvalChoice;
 
 /// Limits and defaults of a server.
@@ -32,6 +34,9 @@ pub struct ServerConfig {
     pub threads: usize,
     /// The files a TCP client's options may name (a client on stdin may name any).
     pub remote_files: FileAccess,
+    /// The engine's data directory ([`crate::data_dir`]): `KalahDatabase auto` finds
+    /// installed databases in its `kalah` folder.
+    pub data_dir: Option<PathBuf>,
 }
 
 impl Default for ServerConfig {
@@ -48,6 +53,7 @@ impl Default for ServerConfig {
             max_threads: std::thread::available_parallelism().map_or(1, usize::from),
             threads: 1,
             remote_files: FileAccess::Under(Vec::new()),
+            data_dir: default_data_dir(),
         }
     }
 }

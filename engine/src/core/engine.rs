@@ -2,10 +2,12 @@
 //! order the front makes them; the search runs on the engine's [`Worker`] thread.
 
 use std::future::Future;
+use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use protocol::{Go, Info};
+use protocol::{Go, Goal, Info};
 use thiserror::Error;
 
 use super::Shared;
@@ -15,9 +17,10 @@ use super::job::SearchJob;
 use super::options::{EngineOptions, OptionError};
 use super::pool::{PoolExhausted, Reservation, ThreadBudget};
 use super::worker::{Worker, stop_flag};
+use crate::data_dir::kalah_dir;
 use crate::game::AnyPosition;
 use crate::search::SearchParams;
-use crate::search::kalah::DatabaseCache;
+use crate::search::kalah::{DatabaseCache, auto_build_seeds};
 
 /// How an engine ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,6 +81,10 @@ pub struct Engine {
     threads: Arc<ThreadBudget>,
     /// The process's Kalah databases.
     kalah_databases: Arc<DatabaseCache>,
+    /// Where `KalahDatabase auto` finds installed databases.
+    kalah_dir: Option<PathBuf>,
+    /// Whether this engine has said how to install a Kalah database.
+    kalah_hinted: Arc<AtomicBool>,
 }
 
 impl Engine {
@@ -111,6 +118,8 @@ impl Engine {
             reservation,
             threads: Arc::clone(&shared.threads),
             kalah_databases: Arc::clone(&shared.kalah_databases),
+            kalah_dir: config.data_dir.as_deref().map(kalah_dir),
+            kalah_hinted: Arc::default(),
         })
     }
 
@@ -165,8 +174,8 @@ impl Engine {
             (_, Some(position)) => (vec![position], false),
             (_, None) => return Err(GoError::NoPosition),
         };
-        self.reservation.grow_to(self.options.hash_mib)?;
         let go = request.go;
+        let hash_mib = self.table_mib(&positions, &go)?;
         let threads = self.threads.lease(self.options.threads);
         if threads.threads() < self.options.threads {
             self.events.send(Event::Note(Info {
@@ -197,15 +206,41 @@ impl Engine {
             params,
             stop: stop_flag(),
             received: Instant::now(),
-            hash_mib: self.options.hash_mib,
+            hash_mib,
             pass_info: self.options.pass_info,
             go,
             threads,
             evaluator: self.options.evaluator(),
             kalah_db: self.options.kalah_db.clone(),
             kalah_databases: Arc::clone(&self.kalah_databases),
+            kalah_dir: self.kalah_dir.clone(),
+            kalah_hinted: Arc::clone(&self.kalah_hinted),
         });
         Ok(())
+    }
+
+    /// The table of a search: `Hash`, or for a solve of a large Kalah game (one `auto`
+    /// would build a database for) up to `KalahSolveHash` as the pool affords, reserved.
+    fn table_mib(&self, positions: &[AnyPosition], go: &Go) -> Result<usize, PoolExhausted> {
+        let hash = self.options.hash_mib;
+        let large_kalah_solve = go.goal != Goal::Heuristic
+            && matches!(positions.first(), Some(AnyPosition::Kalah(p)) if auto_build_seeds(p.rules()).is_some());
+        if !large_kalah_solve {
+            self.reservation.grow_to(hash)?;
+            return Ok(hash);
+        }
+        let wanted = self.options.kalah_solve_hash_mib.max(hash);
+        let mib = self.reservation.grow_within(hash, wanted)?;
+        if mib < wanted {
+            self.events.send(Event::Note(Info {
+                id: go.id.clone(),
+                string: Some(format!(
+                    "KalahSolveHash {wanted} MiB asked, {mib} available of the server's table memory: solving with {mib}"
+                )),
+                ..Info::default()
+            }));
+        }
+        Ok(mib)
     }
 
     /// Stops the search, if any, and waits until its end has been reported.

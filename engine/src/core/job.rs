@@ -1,19 +1,20 @@
 //! One request on the search thread: its searches (one position, or a game's positions
 //! from the last back), with progress reports, each turned into the engine's [`Event`]s.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::RecvTimeoutError;
-use protocol::{BestMove, Depth, Go, Info, PassInfo};
+use protocol::{BestMove, Depth, Go, Goal, Info, PassInfo};
 
 use super::events::{Event, EventSink};
 use super::plan;
 use super::pool::ThreadLease;
 use crate::game::AnyPosition;
 use crate::search::eval::Evaluator;
-use crate::search::kalah::{DatabaseCache, DatabaseSource, KalahDatabase};
+use crate::search::kalah::{AutoContext, DatabaseCache, DatabaseSource, KalahDatabase};
 use crate::search::othello::has_probcut_model;
 use crate::search::{
     self, Iteration, Limits, Report, SearchParams, SearchResult, SearchStats, Searchable,
@@ -48,6 +49,10 @@ pub(crate) struct SearchJob {
     pub(crate) kalah_db: DatabaseSource,
     /// Where databases are kept between searches.
     pub(crate) kalah_databases: Arc<DatabaseCache>,
+    /// Where `KalahDatabase auto` finds installed databases.
+    pub(crate) kalah_dir: Option<PathBuf>,
+    /// Set once the engine has said how to install a database (it says so once).
+    pub(crate) kalah_hinted: Arc<AtomicBool>,
 }
 
 /// Runs the job on `tt`: its Kalah database obtained first if it needs one, then its
@@ -57,17 +62,32 @@ pub(crate) fn run(job: &SearchJob, tt: &mut TranspositionTable) -> (Info, BestMo
     run_with_progress(tt, job, &kalah_database)
 }
 
-/// The Kalah database of a Kalah search, if the option names one; when it cannot be had,
-/// a note says why and the search goes on without.
+/// The Kalah database of a Kalah search, if the option names one (or `auto` finds or
+/// builds one); when it cannot be had, a note says why and the search goes on without.
+/// A solve says which database it uses, and once per engine how to install one when
+/// `auto` found none.
 fn kalah_database(job: &SearchJob) -> Option<Arc<KalahDatabase>> {
     let Some(AnyPosition::Kalah(position)) = job.positions.first() else {
         return None;
     };
     let say = |text: String| job.events.send(Event::Note(job.note(text)));
-    job.kalah_databases
+    let rules = position.rules();
+    let context = AutoContext {
+        dir: job.kalah_dir.as_deref(),
+        solve: job.go.goal != Goal::Heuristic,
+    };
+    if job.kalah_db == DatabaseSource::Auto
+        && let Some(hint) = context.install_hint(rules)
+        && !job.kalah_hinted.swap(true, Ordering::Relaxed)
+    {
+        say(hint);
+    }
+    let database = job
+        .kalah_databases
         .obtain(
             &job.kalah_db,
-            position.rules(),
+            rules,
+            context,
             &mut |seeds| {
                 if seeds % 4 == 0 {
                     say(format!("KalahDatabase: boards of {seeds} seeds built"));
@@ -81,7 +101,13 @@ fn kalah_database(job: &SearchJob) -> Option<Arc<KalahDatabase>> {
                 job.kalah_db
             ));
             None
-        })
+        });
+    if context.solve
+        && let Some(db) = &database
+    {
+        say(format!("KalahDatabase {}: {}", job.kalah_db, db.describe()));
+    }
+    database
 }
 
 /// Runs the job's searches, with [`Event::Progress`] every `job.progress` while they run
@@ -310,6 +336,7 @@ fn iteration_info<M: ToString>(job: &SearchJob, it: &Iteration<M>, total: &Searc
         nps: Some(total.nps(it.time)),
         time: Some(millis(it.time)),
         tthits: Some(total.tt_hits),
+        tbhits: (total.database_hits > 0).then_some(total.database_hits),
         pv: it.pv.iter().map(ToString::to_string).collect(),
         ..job.info()
     }
@@ -324,6 +351,7 @@ fn final_info<M: ToString>(job: &SearchJob, r: &SearchResult<M>, hashfull: u32) 
         nps: Some(r.stats.nps(r.time)),
         time: Some(millis(r.time)),
         tthits: Some(r.stats.tt_hits),
+        tbhits: (r.stats.database_hits > 0).then_some(r.stats.database_hits),
         hashfull: Some(hashfull),
         pv: r.pv.iter().map(ToString::to_string).collect(),
         ..job.info()

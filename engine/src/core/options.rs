@@ -13,11 +13,17 @@ use crate::search::{Selectivity, Thresholds};
 /// `EvalFile`'s value for the weights shipped in the engine.
 pub(crate) const BUILTIN_WEIGHTS: &str = "<builtin>";
 
+/// `KalahSolveHash`'s default (at most `--max-hash`): a Kalah(6,4) solve takes 0.7 of the
+/// time with this table as with 64 MiB.
+const KALAH_SOLVE_HASH_MIB: usize = 1024;
+
 /// A session's option values.
 #[derive(Clone, Debug)]
 pub struct EngineOptions {
     /// Transposition table size in MiB.
     pub(crate) hash_mib: usize,
+    /// The table a solve of a large Kalah game may have, in MiB (option `KalahSolveHash`).
+    pub(crate) kalah_solve_hash_mib: usize,
     /// Search depth and solver thresholds.
     pub(crate) thresholds: Thresholds,
     /// Send an `info` line per MTD(f) pass.
@@ -70,7 +76,7 @@ pub enum OptionError {
 }
 
 /// The names, in the order the handshake lists them.
-const NAMES: [&str; 11] = [
+const NAMES: [&str; 12] = [
     "Hash",
     "Threads",
     "MidDepth",
@@ -82,6 +88,7 @@ const NAMES: [&str; 11] = [
     "Eval",
     "EvalFile",
     "KalahDatabase",
+    "KalahSolveHash",
 ];
 
 impl EngineOptions {
@@ -95,10 +102,11 @@ impl EngineOptions {
         let hash_mib = hash_mib.min(max_hash_mib);
         EngineOptions {
             hash_mib,
+            kalah_solve_hash_mib: KALAH_SOLVE_HASH_MIB.min(max_hash_mib),
             thresholds: Thresholds::default(),
             pass_info: false,
             threads: threads.clamp(1, max_threads.max(1)),
-            kalah_db: DatabaseSource::None,
+            kalah_db: DatabaseSource::Auto,
             selectivity: Selectivity::PLAY,
             max_threads: max_threads.max(1),
             default_threads: threads.clamp(1, max_threads.max(1)),
@@ -124,6 +132,11 @@ impl EngineOptions {
                 min: 1,
                 max: self.max_hash_mib as i64,
             },
+            "KalahSolveHash" => OptionKind::Spin {
+                default: KALAH_SOLVE_HASH_MIB.min(self.max_hash_mib) as i64,
+                min: 1,
+                max: self.max_hash_mib as i64,
+            },
             "Threads" => OptionKind::Spin {
                 default: self.default_threads as i64,
                 min: 1,
@@ -144,7 +157,7 @@ impl EngineOptions {
                     .to_vec(),
             },
             "KalahDatabase" => OptionKind::String {
-                default: DatabaseSource::None.to_string(),
+                default: DatabaseSource::Auto.to_string(),
             },
             "EvalFile" => OptionKind::String {
                 default: self
@@ -198,6 +211,9 @@ impl EngineOptions {
                 let small = u32::try_from(v).unwrap_or_default();
                 match name {
                     "Hash" => self.hash_mib = usize::try_from(v).unwrap_or(1),
+                    "KalahSolveHash" => {
+                        self.kalah_solve_hash_mib = usize::try_from(v).unwrap_or(1);
+                    }
                     "Threads" => self.threads = usize::try_from(v).unwrap_or(1),
                     "MidDepth" => t.mid_depth = small,
                     "WldEmpties" => t.wld_empties = small,
@@ -307,6 +323,10 @@ mod tests {
             Err(OptionError::Unknown { .. })
         ));
         assert_eq!(o.hash_mib, 128);
+        assert_eq!(o.kalah_solve_hash_mib, 1024);
+        o.set("KalahSolveHash", "512").unwrap();
+        assert_eq!(o.kalah_solve_hash_mib, 512);
+        assert!(o.set("KalahSolveHash", "2048").is_err(), "above --max-hash");
         let specs = o.specs();
         assert_eq!(specs.len(), NAMES.len());
         assert_eq!(

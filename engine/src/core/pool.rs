@@ -75,23 +75,29 @@ impl Reservation {
 
     /// Holds at least `mib`, or changes nothing if the pool cannot afford it.
     pub(crate) fn grow_to(&self, mib: usize) -> Result<(), PoolExhausted> {
+        self.grow_within(mib, mib).map(drop)
+    }
+
+    /// Holds as much as the pool affords up to `wanted`, and at least `needed` (or changes
+    /// nothing and fails); returns the MiB the caller may use, between the two.
+    pub(crate) fn grow_within(&self, needed: usize, wanted: usize) -> Result<usize, PoolExhausted> {
         let limit = self.pool.limit_mib;
         let mut used = self.pool.used();
         let held = self.mib();
-        if mib <= held {
-            return Ok(());
-        }
-        let others = *used - held;
-        if others + mib > limit {
+        let available = limit - (*used - held);
+        if needed > available {
             return Err(PoolExhausted {
-                wanted: mib,
-                available: limit - others,
+                wanted: needed,
+                available,
                 limit,
             });
         }
-        *used = others + mib;
-        self.mib.store(mib, Ordering::Relaxed);
-        Ok(())
+        let mib = wanted.max(needed).min(available);
+        if mib > held {
+            *used += mib - held;
+            self.mib.store(mib, Ordering::Relaxed);
+        }
+        Ok(mib)
     }
 
     /// Holds at most `mib`: what is left after a table was replaced by a smaller one.
@@ -207,5 +213,14 @@ mod tests {
         a.grow_to(100).unwrap();
         drop(a);
         assert_eq!(pool.used_mib(), 0);
+        // A table wanted larger than needed takes what is left, and at least what is needed.
+        let c = pool.reservation();
+        c.grow_to(30).unwrap();
+        let d = pool.reservation();
+        assert_eq!(d.grow_within(10, 90).unwrap(), 70);
+        assert_eq!(pool.used_mib(), 100);
+        assert!(c.grow_within(40, 50).is_err());
+        assert_eq!(c.grow_within(20, 50).unwrap(), 30, "what it holds");
+        assert_eq!(pool.used_mib(), 100);
     }
 }

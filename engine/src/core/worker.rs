@@ -282,6 +282,8 @@ mod tests {
             evaluator: Evaluator::default(),
             kalah_db: DatabaseSource::None,
             kalah_databases: Arc::default(),
+            kalah_dir: None,
+            kalah_hinted: Arc::default(),
         });
         std::thread::sleep(Duration::from_millis(50));
         assert_eq!(pool.used_mib(), 8);

@@ -122,6 +122,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         if position.is_terminal() {
             position.final_score()
         } else if let Some(v) = position.database_value(self.resources) {
+            self.stats.database_hits += 1;
             v
         } else {
             self.stats.heuristic_leaves += 1;

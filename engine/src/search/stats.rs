@@ -32,6 +32,8 @@ pub struct SearchStats {
     pub tt_hits: u64,
     /// Nodes cut by Multi-ProbCut.
     pub probcuts: u64,
+    /// Positions valued by an endgame database (Kalah's).
+    pub database_hits: u64,
     /// The MTD(f) passes, in order.
     pub passes: Vec<MtdfPass>,
 }
@@ -45,6 +47,7 @@ impl SearchStats {
         self.tt_probes += other.tt_probes;
         self.tt_hits += other.tt_hits;
         self.probcuts += other.probcuts;
+        self.database_hits += other.database_hits;
         self.passes.extend_from_slice(&other.passes);
     }
 
@@ -66,6 +69,7 @@ impl SearchStats {
             tt_probes: self.tt_probes - earlier.tt_probes,
             tt_hits: self.tt_hits - earlier.tt_hits,
             probcuts: self.probcuts - earlier.probcuts,
+            database_hits: self.database_hits - earlier.database_hits,
             passes: self.passes[earlier.passes.len()..].to_vec(),
         }
     }

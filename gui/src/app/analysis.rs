@@ -6,11 +6,25 @@ use egui_plot::{Line, Plot};
 use protocol::{Bound, Info, Proof};
 
 use super::App;
+use crate::db_install::{DatabaseState, database_state, install_size};
 use crate::engine_link::{EngineLink, PassBounds, Purpose};
+use engine::game::GameId;
+use engine::game::kalah::KalahRules;
 
 impl App {
     pub(super) fn analysis_panel(&mut self, ui: &mut egui::Ui) {
         ui.heading("Search");
+        let over = self.control.game.position().is_terminal();
+        if ui
+            .add_enabled(!over, egui::Button::new("Solve"))
+            .on_hover_text("Solve the position exactly with the first player's engine")
+            .clicked()
+        {
+            self.control.solve();
+        }
+        if let GameId::Kalah(rules) = self.control.game.game() {
+            self.kalah_database(ui, rules);
+        }
         let shown = self
             .control
             .links
@@ -26,7 +40,12 @@ impl App {
                         ui.end_row();
                     };
                     row(ui, "Depth", depth_text(info));
-                    row(ui, "Score", info.score.map_or("-".into(), score_text));
+                    row(
+                        ui,
+                        "Score",
+                        info.score
+                            .map_or("-".into(), |s| score_text(s, info.tbhits)),
+                    );
                     row(
                         ui,
                         "Nodes",
@@ -48,6 +67,7 @@ impl App {
                         match search.purpose {
                             Purpose::Move => "the engine's move".into(),
                             Purpose::Analysis => "analysis".into(),
+                            Purpose::Solve => "a solve".into(),
                         },
                     );
                 });
@@ -101,8 +121,75 @@ impl App {
     }
 }
 
-/// `+4`, `+4 (at least)`, `+12 (solved)`, `+2 (proven win)`.
-fn score_text(score: protocol::Score) -> String {
+impl App {
+    /// The Kalah database our engine would use for this board: installed, being
+    /// installed (a bar and a cancel button), or an offer to install it.
+    fn kalah_database(&mut self, ui: &mut egui::Ui, rules: KalahRules) {
+        let Some(dir) = self.control.kalah_dir() else {
+            return;
+        };
+        if let Some(install) = &self.control.install {
+            ui.label(format!(
+                "Installing the Kalah database for {} pits",
+                install.rules.pits
+            ));
+            ui.add(egui::ProgressBar::new(install.fraction()).show_percentage());
+            if ui.button("Cancel the install").clicked() {
+                self.control.cancel_install();
+            }
+            return;
+        }
+        match database_state(&dir, rules) {
+            DatabaseState::Installed(path, seeds) => {
+                let name = path
+                    .file_name()
+                    .map_or_else(String::new, |n| n.to_string_lossy().into());
+                ui.label(format!(
+                    "Kalah database: {name} (boards of at most {seeds} seeds)"
+                ));
+            }
+            DatabaseState::Missing => {
+                let (seeds, positions) = install_size(rules);
+                ui.label(format!(
+                    "No Kalah database installed for {} pits: solves of large boards take \
+                     minutes instead of seconds.",
+                    rules.pits
+                ));
+                let text = format!(
+                    "Install the Kalah database ({seeds} seeds, {})",
+                    size_text(positions)
+                );
+                if ui
+                    .button(text)
+                    .on_hover_text(format!(
+                        "Builds it into {} on every core (minutes for 5 or 6 pits); our engine \
+                         finds it there",
+                        dir.display()
+                    ))
+                    .clicked()
+                {
+                    self.control.install_database();
+                }
+            }
+        }
+    }
+}
+
+/// `1.25 GB`, `30 MB`, `5 kB`.
+fn size_text(bytes: u64) -> String {
+    let b = bytes as f64;
+    if b >= 1e9 {
+        format!("{:.2} GB", b / 1e9)
+    } else if b >= 1e6 {
+        format!("{:.0} MB", b / 1e6)
+    } else {
+        format!("{:.0} kB", (b / 1e3).max(1.0))
+    }
+}
+
+/// `+4`, `+4 (at least)`, `+12 (solved)`, `+10 (solved with the database)`,
+/// `+2 (proven win)`; `tbhits`: positions the search read from an endgame database.
+fn score_text(score: protocol::Score, tbhits: Option<u64>) -> String {
     let bound = match score.bound {
         Bound::Exact => "",
         Bound::Lower => " (at least)",
@@ -110,6 +197,7 @@ fn score_text(score: protocol::Score) -> String {
     };
     let proof = match (score.proof, score.value.signum()) {
         (Proof::Heuristic, _) => "",
+        (Proof::Solved, _) if tbhits.is_some() => " (solved with the database)",
         (Proof::Solved, _) => " (solved)",
         (Proof::Wld, 1) => " (proven win)",
         (Proof::Wld, -1) => " (proven loss)",
@@ -198,6 +286,29 @@ fn depth_text(info: &Info) -> String {
 mod tests {
     use super::*;
     use protocol::Depth;
+
+    #[test]
+    fn sizes_read_in_their_unit() {
+        assert_eq!(size_text(1_251_677_700), "1.25 GB");
+        assert_eq!(size_text(30_421_755), "30 MB");
+        assert_eq!(size_text(4845), "5 kB");
+        assert_eq!(size_text(10), "1 kB");
+    }
+
+    #[test]
+    fn a_score_says_how_it_is_known() {
+        let mut score = protocol::Score {
+            value: 10,
+            ..protocol::Score::default()
+        };
+        assert_eq!(score_text(score, None), "+10");
+        score.proof = Proof::Solved;
+        assert_eq!(score_text(score, None), "+10 (solved)");
+        assert_eq!(score_text(score, Some(5)), "+10 (solved with the database)");
+        score.proof = Proof::Wld;
+        score.value = -2;
+        assert_eq!(score_text(score, None), "-2 (proven loss)");
+    }
 
     #[test]
     fn a_selective_depth_shows_its_confidence() {

@@ -164,13 +164,14 @@ impl App {
         });
         if kalah {
             ui.horizontal(|ui| {
-                let l = ui.label(format!("{name} Kalah database seeds (0: none)"));
+                let l = ui.label(format!("{name} Kalah database seeds (0: the engine's own)"));
                 ui.add(egui::DragValue::new(&mut e.kalah_db_seeds).range(0..=20))
                     .labelled_by(l.id)
                     .on_hover_text(
                         "Boards with at most this many seeds are valued exactly; the engine \
-                         builds the database at its first Kalah search (about 7 s for 16 seeds \
-                         on 6 pits)",
+                         builds the database at its first Kalah search (about 3 s for 16 seeds \
+                         on 6 pits). 0: our engine solves with the installed database \
+                         (see the analysis panel), or builds a small one for a large board",
                     );
             });
         }

@@ -6,8 +6,9 @@ mod pits;
 mod solver;
 
 pub use database::{
-    DatabaseCache, DatabaseError, DatabaseSource, KalahDatabase, MAX_DATABASE_SEEDS, Storage,
-    database_positions,
+    AutoContext, DatabaseCache, DatabaseError, DatabaseSource, Installed, InstalledContent,
+    KalahDatabase, MAX_DATABASE_SEEDS, Storage, auto_build_seeds, best_installed,
+    database_positions, default_install_seeds, installed_name, list_installed,
 };
 
 use std::sync::Arc;
@@ -59,6 +60,7 @@ impl Searchable for Kalah {
         database: &Option<Arc<KalahDatabase>>,
     ) -> Option<i32> {
         if let Some(v) = self.database_value(database) {
+            ctx.stats.database_hits += 1;
             return Some(v);
         }
         if depth < SOLVE_DEPTH {

@@ -76,6 +76,7 @@ impl<'c, 'a> KalahSolver<'c, 'a> {
         }
         if let Some(v) = self.db.and_then(|db| db.pits_value(pits, seeds)) {
             ctx.stats.leaf_evals += 1;
+            ctx.stats.database_hits += 1;
             return v;
         }
         // The side to move wins at most every seed left, and loses at most as many.

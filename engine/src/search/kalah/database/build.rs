@@ -2,12 +2,15 @@
 
 use std::sync::atomic::{AtomicBool, AtomicI8, Ordering};
 
-use super::{DatabaseError, Indexer, KalahDatabase, UNKNOWN};
+use super::{DatabaseError, Indexer, KalahDatabase, UNKNOWN, database_positions};
 use crate::game::kalah::KalahRules;
 use crate::search::kalah::pits::{MAX_BOARD_PITS, PitRules, Pits};
 
 /// Distributions a thread takes at a time, between two looks at the stop flag.
 const BUILD_CHUNK: usize = 1 << 12;
+
+/// Hears of each finished layer of seeds: its number of seeds and its values.
+pub(super) type LayerSink<'a> = dyn FnMut(u32, &[AtomicI8]) -> Result<(), DatabaseError> + 'a;
 
 /// A database being built: its values are shared by the threads of the build.
 struct Builder<'a> {
@@ -71,11 +74,34 @@ impl KalahDatabase {
         progress: &mut dyn FnMut(u32),
         stop: Option<&AtomicBool>,
     ) -> Result<KalahDatabase, DatabaseError> {
+        let mut on_layer = |n, _: &[AtomicI8]| {
+            progress(n);
+            Ok(())
+        };
+        Self::build_resuming(rules, max_seeds, threads, Vec::new(), &mut on_layer, stop)
+    }
+
+    /// [`KalahDatabase::build`] from the values of the first layers (`done`: the layers of
+    /// 0, 1, ... seeds, whole), handing each layer it finishes to `on_layer`.
+    pub(super) fn build_resuming(
+        rules: KalahRules,
+        max_seeds: u32,
+        threads: usize,
+        done: Vec<u8>,
+        on_layer: &mut LayerSink<'_>,
+        stop: Option<&AtomicBool>,
+    ) -> Result<KalahDatabase, DatabaseError> {
         let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
         let rules = PitRules::of(rules);
         let positions = KalahDatabase::positions_for(&rules, max_seeds)?;
         let indexer = Indexer::new(&rules, max_seeds);
-        let values: Vec<AtomicI8> = std::iter::repeat_with(|| AtomicI8::new(UNKNOWN))
+        let first = (0..=max_seeds)
+            .take_while(|&n| database_positions(rules.pits as u8, n) <= done.len() as u64)
+            .count() as u32;
+        let values: Vec<AtomicI8> = done
+            .into_iter()
+            .map(|b| AtomicI8::new(b as i8))
+            .chain(std::iter::repeat_with(|| AtomicI8::new(UNKNOWN)))
             .take(positions)
             .collect();
         let builder = Builder {
@@ -85,7 +111,7 @@ impl KalahDatabase {
         };
         let m = 2 * rules.pits;
         let threads = threads.max(1);
-        for n in 0..=max_seeds {
+        for n in first..=max_seeds {
             // The threads share the layer by chunks of its distributions. Two threads that
             // meet at a position both compute its value and write the same byte.
             std::thread::scope(|scope| {
@@ -111,7 +137,11 @@ impl KalahDatabase {
             if stopped() {
                 return Err(DatabaseError::Stopped);
             }
-            progress(n);
+            let start = n
+                .checked_sub(1)
+                .map_or(0, |below| database_positions(rules.pits as u8, below));
+            let end = database_positions(rules.pits as u8, n);
+            on_layer(n, &values[start as usize..end as usize])?;
         }
         Ok(KalahDatabase {
             rules,

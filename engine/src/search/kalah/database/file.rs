@@ -13,7 +13,8 @@ use crate::game::kalah::EndRule;
 use crate::search::kalah::pits::PitRules;
 
 const MAGIC: &[u8; 8] = b"GSKDB001";
-const HEADER: usize = 8 + 4 + 8;
+/// Bytes of the header.
+pub(super) const HEADER: usize = 8 + 4 + 8;
 
 impl KalahDatabase {
     /// Writes the database: zlib-compressed (about half the size), or plain bytes with a
@@ -27,7 +28,7 @@ impl KalahDatabase {
             source,
         };
         let file = std::io::BufWriter::new(std::fs::File::create(path).map_err(io)?);
-        let header = self.header();
+        let header = header_of(&self.rules, self.max_seeds);
         let chunks = self
             .values
             .chunks(1 << 16)
@@ -56,16 +57,6 @@ impl KalahDatabase {
         }
     }
 
-    fn header(&self) -> [u8; HEADER] {
-        let mut header = [0u8; HEADER];
-        header[..8].copy_from_slice(MAGIC);
-        header[8] = self.rules.pits as u8;
-        header[9] = u8::from(self.rules.empty_capture);
-        header[10] = u8::from(self.rules.end == EndRule::MoverStuck);
-        header[12..].copy_from_slice(&u64::from(self.max_seeds).to_le_bytes());
-        header
-    }
-
     /// Reads a database written by [`KalahDatabase::save`].
     ///
     /// # Errors
@@ -80,6 +71,12 @@ impl KalahDatabase {
     /// # Errors
     /// When the file cannot be opened or does not start as a database.
     pub fn check_file(path: &Path) -> Result<String, DatabaseError> {
+        let (rules, max_seeds) = Self::file_header(path)?;
+        Ok(describe(&rules, max_seeds))
+    }
+
+    /// The rules and most seeds of a database file, from its header.
+    pub(super) fn file_header(path: &Path) -> Result<(PitRules, u32), DatabaseError> {
         let (storage, rest) = storage_of(open(path)?)?;
         let mut header = [0u8; HEADER];
         match storage {
@@ -87,8 +84,7 @@ impl KalahDatabase {
             Storage::Compressed => ZlibDecoder::new(BufReader::new(rest)).read_exact(&mut header),
         }
         .map_err(damaged)?;
-        let (rules, max_seeds) = parse_header(&header)?;
-        Ok(describe(&rules, max_seeds))
+        parse_header(&header)
     }
 
     /// Reads a database from the bytes of a file, in either storage.
@@ -166,8 +162,19 @@ fn damaged(e: std::io::Error) -> DatabaseError {
     DatabaseError::Format(format!("damaged or cut short ({e})"))
 }
 
+/// The header of a database of `rules` with at most `max_seeds` seeds.
+pub(super) fn header_of(rules: &PitRules, max_seeds: u32) -> [u8; HEADER] {
+    let mut header = [0u8; HEADER];
+    header[..8].copy_from_slice(MAGIC);
+    header[8] = rules.pits as u8;
+    header[9] = u8::from(rules.empty_capture);
+    header[10] = u8::from(rules.end == EndRule::MoverStuck);
+    header[12..].copy_from_slice(&u64::from(max_seeds).to_le_bytes());
+    header
+}
+
 /// The rules and seeds a file's header gives.
-fn parse_header(header: &[u8; HEADER]) -> Result<(PitRules, u32), DatabaseError> {
+pub(super) fn parse_header(header: &[u8; HEADER]) -> Result<(PitRules, u32), DatabaseError> {
     if &header[..8] != MAGIC {
         return Err(DatabaseError::Format("no GSKDB001 header".into()));
     }

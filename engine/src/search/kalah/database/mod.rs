@@ -13,10 +13,15 @@
 
 mod build;
 mod file;
+mod installed;
 mod source;
 
 pub use file::Storage;
-pub use source::{DatabaseCache, DatabaseSource};
+pub use installed::{
+    Installed, InstalledContent, best_installed, default_install_seeds, installed_name,
+    list_installed,
+};
+pub use source::{AutoContext, DatabaseCache, DatabaseSource, auto_build_seeds};
 
 use thiserror::Error;
 
