@@ -97,9 +97,19 @@ impl TcpServer {
     /// When it does not start or does not say where it listens.
     #[must_use]
     pub fn start(args: &[&str]) -> TcpServer {
+        Self::start_with_env(args, &[])
+    }
+
+    /// [`TcpServer::start`] with environment variables `env`.
+    ///
+    /// # Panics
+    /// When it does not start or does not say where it listens.
+    #[must_use]
+    pub fn start_with_env(args: &[&str], env: &[(&str, &std::path::Path)]) -> TcpServer {
         let mut child = Command::new(engine_binary())
             .args(["--listen", "127.0.0.1:0"])
             .args(args)
+            .envs(env.iter().copied())
             // Refused connections are logged as warnings; tests provoke them on purpose.
             .env(
                 "ENGINE_LOG",

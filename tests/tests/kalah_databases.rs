@@ -122,6 +122,24 @@ fn an_interrupted_install_resumes_and_a_damaged_one_is_refused() {
     assert!(reason.contains("damaged"), "{reason}");
 }
 
+/// Without `--data-dir`, the data directory is where TCP clients may name files.
+#[test]
+fn tcp_clients_may_name_the_installed_databases() {
+    let data = tempfile::tempdir().unwrap();
+    run(data.path(), &["kalah-db", "install", "3", "--seeds", "8"]);
+    let server = TcpServer::start_with_env(&[], &[(DATA_DIR_ENV, data.path())]);
+    let mut raw = RawConnection::connect(&server);
+    raw.send("setoption name KalahDatabase value kalah/kalah3-8.db\nisready\n");
+    assert_eq!(raw.until("readyok"), ["readyok"]);
+    raw.send("setoption name KalahDatabase value /etc/passwd\nisready\n");
+    let refused = raw.until("readyok");
+    assert!(
+        refused[0]
+            .starts_with("error option KalahDatabase: a TCP client may name only files under"),
+        "{refused:?}"
+    );
+}
+
 /// A large board with nothing installed: the solve says once how to install a database,
 /// and builds a small one in memory meanwhile (stopped here).
 #[test]

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use super::installed::{best_installed, default_install_seeds};
 use super::{DatabaseError, KalahDatabase, MAX_DATABASE_SEEDS, database_positions};
+use crate::data_dir::default_data_dir;
 use crate::game::kalah::{EndRule, KalahRules};
 use crate::search::kalah::pits::PitRules;
 
@@ -118,6 +119,12 @@ impl AutoContext<'_> {
         }
         if rules.end == EndRule::MoverStuck {
             command.push_str(" --end-when-stuck");
+        }
+        let canonical = |d: &Path| d.canonicalize().unwrap_or_else(|_| d.to_path_buf());
+        if let Some(data) = dir.parent()
+            && default_data_dir().map(|d| canonical(&d)) != Some(canonical(data))
+        {
+            command.push_str(&format!(" --data-dir {}", data.display()));
         }
         Some(format!(
             "no Kalah database installed for {rules} in {}: `{command}` builds one of {seeds} \
