@@ -3,6 +3,7 @@
 mod bench;
 mod compare;
 mod kalah_db;
+mod label;
 mod matches;
 mod perft;
 mod probcut;
@@ -111,8 +112,11 @@ enum Command {
     Train(train::TrainArgs),
     /// Mean absolute error of the evaluations against exact scores of held-out positions.
     Accuracy(train::AccuracyArgs),
-    /// Kalah endgame databases: build one into a file, or say what a file covers.
+    /// Kalah endgame databases: install one where `go solve` finds it, build one into a
+    /// file, list them, or say what a file covers.
     KalahDb(kalah_db::KalahDbArgs),
+    /// Exact labels for training: solve the game records' positions with some empties.
+    Label(label::LabelArgs),
     /// Multi-ProbCut's model: sample our searches at every depth, then fit it.
     Probcut(probcut::ProbcutArgs),
 }
@@ -140,6 +144,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Train(args)) => train::run_train(&args),
         Some(Command::Accuracy(args)) => train::run_accuracy(&args),
         Some(Command::KalahDb(args)) => kalah_db::run(&args),
+        Some(Command::Label(args)) => label::run(&args),
         Some(Command::Probcut(args)) => probcut::run(&args),
         None => serve(&cli.server),
     }

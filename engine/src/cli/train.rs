@@ -8,9 +8,10 @@ use anyhow::Context;
 use clap::Args;
 use engine::search::eval::PatternWeights;
 use engine::train::accuracy::accuracy;
-use engine::train::dataset::LabelPolicy;
+use engine::train::dataset::{ExactLabels, LabelPolicy};
 use engine::train::fit::FitParams;
 use engine::train::games::read_games;
+use engine::train::labels::read_labels;
 use engine::train::{TrainConfig, split, train};
 
 fn default_threads() -> usize {
@@ -40,6 +41,10 @@ pub struct TrainArgs {
     /// Threads for solving and fitting.
     #[arg(long, default_value_t = default_threads())]
     threads: usize,
+    /// Exact labels from `engine label solve` (repeatable): positions they hold are
+    /// trained on their exact scores.
+    #[arg(long, value_name = "FILE")]
+    labels: Vec<PathBuf>,
 }
 
 pub fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
@@ -53,7 +58,16 @@ pub fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         "--solve-empties must be at most 30"
     );
     let started = Instant::now();
+    let mut exact = Vec::new();
+    for file in &args.labels {
+        exact.extend(read_labels(file)?.1);
+    }
+    let exact = ExactLabels::new(exact);
+    if !exact.is_empty() {
+        eprintln!("{} exact labels read", exact.len());
+    }
     let config = TrainConfig {
+        exact,
         fit: FitParams {
             iterations: args.iterations,
             lambda: args.lambda,

@@ -1,10 +1,12 @@
 //! Labelled positions: what each position of a game is worth, from its side to move, and
 //! which games are held out to measure the evaluation on.
 
+use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::games::{Source, TrainingGame};
+use super::labels::canonical;
 use crate::game::{Game, Side};
 use crate::search::eval::weights::{PHASES, phase};
 use crate::search::{TranspositionTable, solve_exact};
@@ -76,12 +78,49 @@ fn game_label(game: &TrainingGame, empties: u32) -> Option<i32> {
     }
 }
 
-/// Every labelled position of `games`, by phase. Positions to solve are solved on
-/// `threads` threads; `progress` counts solved positions.
+/// Exact scores of positions, by symmetry class (from `engine label` files).
+#[derive(Clone, Debug, Default)]
+pub struct ExactLabels(HashMap<(u64, u64), i8>);
+
+impl ExactLabels {
+    /// The labels of these samples, each standing for its symmetry class.
+    #[must_use]
+    pub fn new(samples: impl IntoIterator<Item = Sample>) -> ExactLabels {
+        ExactLabels(
+            samples
+                .into_iter()
+                .map(|s| (canonical(s.me, s.opp), s.label))
+                .collect(),
+        )
+    }
+
+    /// Positions held.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when none are held.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The exact score of the side to move with discs `me` against `opp`, if held.
+    #[must_use]
+    pub fn get(&self, me: u64, opp: u64) -> Option<i8> {
+        self.0.get(&canonical(me, opp)).copied()
+    }
+}
+
+/// Every labelled position of `games`, by phase: its exact score where `exact` holds it,
+/// else as `policy` says. Positions to solve are solved on `threads` threads; `progress`
+/// counts solved positions.
 #[must_use]
 pub fn samples(
     games: &[&TrainingGame],
     policy: LabelPolicy,
+    exact: &ExactLabels,
     threads: usize,
     progress: &AtomicUsize,
 ) -> Vec<Vec<Sample>> {
@@ -90,6 +129,14 @@ pub fn samples(
     for (n, game) in games.iter().enumerate() {
         for position in &game.positions {
             let empties = position.empty().count_ones();
+            if let Some(label) = exact.get(position.me(), position.opp()) {
+                by_phase[phase(empties)].push(Sample {
+                    me: position.me(),
+                    opp: position.opp(),
+                    label,
+                });
+                continue;
+            }
             if policy.solves(n, game, empties) {
                 to_solve.push(*position);
                 continue;

@@ -5,6 +5,7 @@ pub mod accuracy;
 pub mod dataset;
 pub mod fit;
 pub mod games;
+pub mod labels;
 pub mod probcut;
 
 use std::io::IsTerminal;
@@ -13,7 +14,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use dataset::{LabelPolicy, Sample, is_held_out, positions_to_solve, samples};
+use dataset::{ExactLabels, LabelPolicy, Sample, is_held_out, positions_to_solve, samples};
 use fit::{FitParams, fit_phase, quantise};
 use games::{TrainingGame, read_games};
 
@@ -23,12 +24,14 @@ use crate::search::eval::othello::evaluate as hand_evaluate;
 use crate::search::eval::weights::{PHASES, PatternWeights};
 
 /// What to train on and how.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct TrainConfig {
     /// Iterations and ridge penalty of the least-squares fit.
     pub fit: FitParams,
     /// Which positions get an exact solve as their label, instead of the game result.
     pub labels: LabelPolicy,
+    /// Exact scores found before (`engine label`), used wherever they apply.
+    pub exact: ExactLabels,
     /// Threads for solving and fitting.
     pub threads: usize,
 }
@@ -120,7 +123,8 @@ pub fn train_on(
     let solving = bar(to_solve, "exact labels");
     let solved = AtomicUsize::new(0);
     let by_phase = std::thread::scope(|scope| {
-        let job = scope.spawn(|| samples(train_games, config.labels, threads, &solved));
+        let job =
+            scope.spawn(|| samples(train_games, config.labels, &config.exact, threads, &solved));
         let mut reported = 0;
         while !job.is_finished() {
             let done = solved.load(Ordering::Relaxed);
@@ -135,7 +139,14 @@ pub fn train_on(
         job.join().expect("labelling does not panic")
     });
     solving.finish_and_clear();
-    let test_by_phase = samples(test_games, LabelPolicy::default(), 1, &AtomicUsize::new(0));
+    // Held-out positions keep their game labels, so that errors compare across runs.
+    let test_by_phase = samples(
+        test_games,
+        LabelPolicy::default(),
+        &ExactLabels::default(),
+        1,
+        &AtomicUsize::new(0),
+    );
 
     let fitting = bar(PHASES * config.fit.iterations, "fitting");
     let next = AtomicUsize::new(0);
@@ -298,7 +309,13 @@ mod tests {
         // On held-out games, the fitted weights predict better than "even" in the later
         // phases, where random games are decided.
         let (_, test) = split(&games);
-        let test_samples = samples(&test, LabelPolicy::default(), 1, &AtomicUsize::new(0));
+        let test_samples = samples(
+            &test,
+            LabelPolicy::default(),
+            &ExactLabels::default(),
+            1,
+            &AtomicUsize::new(0),
+        );
         for (phase, test) in test_samples.iter().enumerate().skip(10) {
             let fitted = mae(test, |p| weights.evaluate(p));
             let even = mae(test, |_| 0);
@@ -331,17 +348,39 @@ mod tests {
             ..LabelPolicy::default()
         };
         let solved = AtomicUsize::new(0);
-        let by_phase = samples(&refs, policy, 2, &solved);
+        let by_phase = samples(&refs, policy, &ExactLabels::default(), 2, &solved);
         assert_eq!(
             solved.load(Ordering::Relaxed),
             positions_to_solve(&refs, policy)
         );
         let mut tt = crate::search::TranspositionTable::new(4);
-        for s in by_phase.iter().flatten().filter(|s| s.empties() <= 8) {
+        let solved: Vec<Sample> = by_phase
+            .iter()
+            .flatten()
+            .filter(|s| s.empties() <= 8)
+            .copied()
+            .collect();
+        for s in &solved {
             let exact = crate::search::solve_exact(&position(s), &mut tt)
                 .score
                 .value;
             assert_eq!(i32::from(s.label), exact);
         }
+        // Exact labels given (as `engine label` finds them) replace the game's, with no
+        // solve, for the positions they hold.
+        let exact = ExactLabels::new(solved.iter().copied());
+        let none = AtomicUsize::new(0);
+        let given = samples(&refs, LabelPolicy::default(), &exact, 2, &none);
+        assert_eq!(none.load(Ordering::Relaxed), 0);
+        let mut late: Vec<Sample> = given
+            .iter()
+            .flatten()
+            .filter(|s| s.empties() <= 8)
+            .copied()
+            .collect();
+        let mut expected = solved;
+        late.sort_by_key(|s| (s.me, s.opp));
+        expected.sort_by_key(|s| (s.me, s.opp));
+        assert_eq!(late, expected);
     }
 }

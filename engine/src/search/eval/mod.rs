@@ -3,7 +3,7 @@
 
 mod kalah;
 pub mod othello;
-mod patterns;
+pub(crate) mod patterns;
 pub mod weights;
 
 use std::fmt;

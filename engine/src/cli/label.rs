@@ -1,0 +1,144 @@
+//! `engine label solve|merge|info`: exact labels for training, from our solver.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+use engine::match_runner::Shard;
+use engine::train::games::read_games;
+use engine::train::labels::{describe, label, merge, read_labels, select};
+
+#[derive(Debug, Args)]
+pub struct LabelArgs {
+    #[command(subcommand)]
+    command: LabelCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum LabelCommand {
+    /// Solve the positions of the training games with a range of empties (one per
+    /// symmetry class; held-out games left out) and append them to a labels file;
+    /// run again, it resumes.
+    Solve(SolveArgs),
+    /// Combine the files of a run's shards into one.
+    Merge {
+        /// The shards' files.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The combined file.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Say what a labels file holds (reading and checking all of it).
+    Info {
+        /// A labels file.
+        file: PathBuf,
+    },
+}
+
+#[derive(Debug, Args)]
+struct SolveArgs {
+    /// Folder of game records (as for `engine train`).
+    data: PathBuf,
+    /// Empty squares of the positions: `N` or `LO-HI`.
+    #[arg(long, value_parser = parse_empties)]
+    empties: (u32, u32),
+    /// The labels file (appended to: a run interrupted resumes).
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Solve only every n-th position from the i-th (`i/n`), e.g. one machine of n.
+    #[arg(long, default_value = "1/1")]
+    shard: Shard,
+    /// Threads solving.
+    #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, usize::from))]
+    threads: usize,
+}
+
+fn parse_empties(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("'{text}' is not N or LO-HI empties (at most 30)");
+    let (lo, hi) = text.split_once('-').unwrap_or((text, text));
+    let lo: u32 = lo.trim().parse().map_err(|_| bad())?;
+    let hi: u32 = hi.trim().parse().map_err(|_| bad())?;
+    if lo > hi || hi > 30 {
+        return Err(bad());
+    }
+    Ok((lo, hi))
+}
+
+pub fn run(args: &LabelArgs) -> anyhow::Result<()> {
+    match &args.command {
+        LabelCommand::Solve(args) => solve(args),
+        LabelCommand::Merge { inputs, output } => {
+            let inputs: Vec<&std::path::Path> = inputs.iter().map(PathBuf::as_path).collect();
+            let n = merge(&inputs, output)?;
+            println!("{}: {n} positions", output.display());
+            Ok(())
+        }
+        LabelCommand::Info { file } => {
+            let (header, samples) = read_labels(file)?;
+            let (lo, hi) = header.empties;
+            let mut counts = vec![0usize; (hi - lo + 1) as usize];
+            for s in &samples {
+                counts[(s.empties() - lo) as usize] += 1;
+            }
+            println!(
+                "{}: {}, {} positions",
+                file.display(),
+                describe(&header),
+                samples.len()
+            );
+            for (e, n) in (lo..=hi).zip(counts) {
+                println!("  {e:>2} empties: {n}");
+            }
+            Ok(())
+        }
+    }
+}
+
+fn solve(args: &SolveArgs) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let games = read_games(&args.data)?;
+    let (lo, hi) = args.empties;
+    let positions = select(&games, lo..=hi);
+    eprintln!(
+        "{} games, {} positions with {lo}-{hi} empties (one per symmetry class), shard {}",
+        games.len(),
+        positions.len(),
+        args.shard
+    );
+    let mut first = None;
+    label(
+        &positions,
+        args.empties,
+        args.shard,
+        &args.output,
+        args.threads,
+        &mut |done, total| {
+            let elapsed = started.elapsed().as_secs_f64();
+            let (start, at) = *first.get_or_insert((done, elapsed));
+            let rate = (done - start) as f64 / (elapsed - at).max(1e-9);
+            let eta = if done > start {
+                format!(
+                    ", about {:.0} min left",
+                    (total - done) as f64 / rate / 60.0
+                )
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "  {done}/{total} solved ({:.1}%), {elapsed:.0} s{eta}",
+                100.0 * done as f64 / total.max(1) as f64
+            );
+        },
+    )?;
+    println!(
+        "{}: {} in {:.0} s",
+        args.output.display(),
+        describe(&engine::train::labels::LabelsHeader {
+            empties: args.empties,
+            shard: Some(args.shard),
+        }),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

@@ -1,0 +1,488 @@
+//! Exact labels from our solver (`engine label`): the positions of the training games
+//! (held-out games excluded) with a range of empty squares, one per symmetry class, each
+//! solved exactly and written to a compact file that `engine train --labels` reads. A run
+//! can be one shard of many (`--shard i/n`, then `engine label merge`) and resumes where
+//! it stopped.
+//!
+//! File: `GSLAB001`, the empties range and the shard (8 bytes: lowest, highest empties,
+//! shard index, shard count as u16; 0/0 once merged), then 17-byte records: the side to
+//! move's discs and the opponent's (u64, little-endian, in the symmetry class's canonical
+//! orientation) and the exact final margin for the side to move (i8).
+
+use std::collections::HashSet;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::ops::RangeInclusive;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use thiserror::Error;
+
+use super::dataset::{Sample, is_held_out};
+use super::games::TrainingGame;
+use crate::game::othello::Othello;
+use crate::match_runner::Shard;
+use crate::search::eval::patterns::all_transforms;
+use crate::search::{TranspositionTable, solve_exact};
+
+const MAGIC: &[u8; 8] = b"GSLAB001";
+/// Bytes of the header.
+const HEADER: usize = 16;
+/// Bytes of a record.
+const RECORD: usize = 17;
+/// Positions solved between two writes: what an interruption can lose.
+const BATCH: usize = 256;
+
+/// Why a labels file cannot be used.
+#[derive(Debug, Error)]
+pub enum LabelError {
+    /// The file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Not a labels file, or a damaged one.
+    #[error("{path}: {reason}")]
+    Format {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// What a labels file holds: the empties range and the shard that made it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LabelsHeader {
+    /// Empty squares of its positions.
+    pub empties: (u32, u32),
+    /// The shard that made it (`None` once merged).
+    pub shard: Option<Shard>,
+}
+
+impl LabelsHeader {
+    fn bytes(&self) -> [u8; HEADER] {
+        let mut h = [0u8; HEADER];
+        h[..8].copy_from_slice(MAGIC);
+        let (index, count) = self.shard.map_or((0, 0), |s| (s.index, s.count));
+        for (i, v) in [
+            self.empties.0 as usize,
+            self.empties.1 as usize,
+            index,
+            count,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            h[8 + 2 * i..10 + 2 * i].copy_from_slice(&(v as u16).to_le_bytes());
+        }
+        h
+    }
+
+    fn parse(h: &[u8; HEADER]) -> Option<LabelsHeader> {
+        if &h[..8] != MAGIC {
+            return None;
+        }
+        let v = |i: usize| u16::from_le_bytes([h[8 + 2 * i], h[9 + 2 * i]]);
+        let (lo, hi, index, count) = (v(0), v(1), v(2), v(3));
+        if lo > hi || hi > 60 || index > count {
+            return None;
+        }
+        let shard = (count > 0).then(|| Shard {
+            index: index.into(),
+            count: count.into(),
+        });
+        if shard.is_some_and(|s| s.index == 0) {
+            return None;
+        }
+        Some(LabelsHeader {
+            empties: (lo.into(), hi.into()),
+            shard,
+        })
+    }
+}
+
+/// The canonical orientation of a position's symmetry class: the least of its eight.
+#[must_use]
+pub fn canonical(me: u64, opp: u64) -> (u64, u64) {
+    let (mine, theirs) = (all_transforms(me), all_transforms(opp));
+    mine.into_iter()
+        .zip(theirs)
+        .min()
+        .expect("eight symmetries")
+}
+
+/// The positions to label: those of the games not held out (the `n`-th of `games` is held
+/// out as [`is_held_out`] says) with `empties` empty squares, one per symmetry class in
+/// canonical orientation, in the order they first appear.
+#[must_use]
+pub fn select(games: &[TrainingGame], empties: RangeInclusive<u32>) -> Vec<(u64, u64)> {
+    let mut seen = HashSet::new();
+    games
+        .iter()
+        .enumerate()
+        .filter(|(n, _)| !is_held_out(*n))
+        .flat_map(|(_, g)| &g.positions)
+        .filter(|p| empties.contains(&p.empty().count_ones()))
+        .map(|p| canonical(p.me(), p.opp()))
+        .filter(|key| seen.insert(*key))
+        .collect()
+}
+
+/// Reads a labels file whole.
+///
+/// # Errors
+/// A file that cannot be read, is not a labels file, is cut short inside a record, or
+/// holds a record that cannot be (overlapping discs, a score past 64, empties outside its
+/// range).
+pub fn read_labels(path: &Path) -> Result<(LabelsHeader, Vec<Sample>), LabelError> {
+    let bytes = std::fs::read(path).map_err(io(path))?;
+    let header = header_of(path, &bytes)?;
+    let body = &bytes[HEADER..];
+    if body.len() % RECORD != 0 {
+        return Err(format(
+            path,
+            format!(
+                "cut short: {} bytes past the last whole record (an interrupted run: resume \
+                 it with the same command)",
+                body.len() % RECORD
+            ),
+        ));
+    }
+    let samples = records(path, &header, body)?;
+    Ok((header, samples))
+}
+
+fn header_of(path: &Path, bytes: &[u8]) -> Result<LabelsHeader, LabelError> {
+    bytes
+        .get(..HEADER)
+        .and_then(|h| LabelsHeader::parse(h.try_into().expect("HEADER bytes")))
+        .ok_or_else(|| format(path, "not a labels file (no GSLAB001 header)".into()))
+}
+
+fn records(path: &Path, header: &LabelsHeader, body: &[u8]) -> Result<Vec<Sample>, LabelError> {
+    let (lo, hi) = header.empties;
+    body.chunks_exact(RECORD)
+        .enumerate()
+        .map(|(i, r)| {
+            let word = |at: usize| u64::from_le_bytes(r[at..at + 8].try_into().expect("8 bytes"));
+            let sample = Sample {
+                me: word(0),
+                opp: word(8),
+                label: r[16] as i8,
+            };
+            let empties = sample.empties();
+            if sample.me & sample.opp != 0
+                || sample.label.unsigned_abs() > 64
+                || !(lo..=hi).contains(&empties)
+            {
+                return Err(format(path, format!("record {i} is damaged")));
+            }
+            Ok(sample)
+        })
+        .collect()
+}
+
+/// Solves the positions of `shard` (every `count`-th from the `index`-th) among
+/// `positions`, whose empties lie in `empties`, and appends them to `path`, after those a
+/// previous run of the same command left there (a record cut short is dropped);
+/// `progress` hears of the positions done and to do, after each batch.
+///
+/// # Errors
+/// A file that cannot be read or written, or one made with another empties range or shard.
+pub fn label(
+    positions: &[(u64, u64)],
+    empties: (u32, u32),
+    shard: Shard,
+    path: &Path,
+    threads: usize,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<(), LabelError> {
+    let header = LabelsHeader {
+        empties,
+        shard: Some(shard),
+    };
+    let mine: Vec<(u64, u64)> = positions
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % shard.count == shard.index - 1)
+        .map(|(_, p)| *p)
+        .collect();
+    let (mut file, done) = open_for_append(path, header)?;
+    let threads = threads.max(1);
+    let mut tables: Vec<TranspositionTable> =
+        (0..threads).map(|_| TranspositionTable::new(32)).collect();
+    let mut solved = done.min(mine.len());
+    progress(solved, mine.len());
+    for batch in mine[solved..].chunks(BATCH) {
+        let scores = solve_batch(batch, &mut tables);
+        let mut bytes = Vec::with_capacity(batch.len() * RECORD);
+        for (&(me, opp), score) in batch.iter().zip(scores) {
+            bytes.extend_from_slice(&me.to_le_bytes());
+            bytes.extend_from_slice(&opp.to_le_bytes());
+            bytes.push(score as u8);
+        }
+        file.write_all(&bytes)
+            .and_then(|()| file.sync_data())
+            .map_err(io(path))?;
+        solved += batch.len();
+        progress(solved, mine.len());
+    }
+    Ok(())
+}
+
+/// Exact scores of `batch`, on one thread per table.
+fn solve_batch(batch: &[(u64, u64)], tables: &mut [TranspositionTable]) -> Vec<i8> {
+    let next = AtomicUsize::new(0);
+    let mut scores = vec![0i8; batch.len()];
+    let found: Vec<Vec<(usize, i8)>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = tables
+            .iter_mut()
+            .map(|tt| {
+                let next = &next;
+                scope.spawn(move || {
+                    let mut found = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&(me, opp)) = batch.get(i) else {
+                            return found;
+                        };
+                        let position = Othello::from_bitboards(
+                            crate::game::othello::Geometry::Board8x8,
+                            me,
+                            opp,
+                            crate::game::Side::First,
+                        )
+                        .expect("a selected position's discs do not overlap");
+                        found.push((i, solve_exact(&position, tt).score.value as i8));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a solve does not panic"))
+            .collect()
+    });
+    for (i, score) in found.into_iter().flatten() {
+        scores[i] = score;
+    }
+    scores
+}
+
+/// The file opened after its last whole record (made with `header` if new), and how many
+/// records it holds.
+fn open_for_append(
+    path: &Path,
+    header: LabelsHeader,
+) -> Result<(std::fs::File, usize), LabelError> {
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(io(path))?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(io(path))?;
+    if bytes.is_empty() {
+        file.write_all(&header.bytes()).map_err(io(path))?;
+        return Ok((file, 0));
+    }
+    let found = header_of(path, &bytes)?;
+    if found != header {
+        return Err(format(
+            path,
+            format!(
+                "made by another run ({}): give another output file",
+                describe(&found)
+            ),
+        ));
+    }
+    let whole = (bytes.len() - HEADER) / RECORD;
+    records(path, &found, &bytes[HEADER..HEADER + whole * RECORD])?;
+    let end = (HEADER + whole * RECORD) as u64;
+    file.set_len(end)
+        .and_then(|()| file.seek(SeekFrom::Start(end)).map(drop))
+        .map_err(io(path))?;
+    Ok((file, whole))
+}
+
+/// Writes the records of several labels files (the shards of one run) to `output`, one
+/// per position.
+///
+/// # Errors
+/// A file that cannot be read or is damaged, files of different empties ranges, or two
+/// that give one position different scores.
+pub fn merge(inputs: &[&Path], output: &Path) -> Result<usize, LabelError> {
+    let mut merged: std::collections::BTreeMap<(u64, u64), i8> = Default::default();
+    let mut empties = None;
+    for &path in inputs {
+        let (header, samples) = read_labels(path)?;
+        if *empties.get_or_insert(header.empties) != header.empties {
+            return Err(format(
+                path,
+                "another empties range than the other files".into(),
+            ));
+        }
+        for s in samples {
+            if *merged.entry((s.me, s.opp)).or_insert(s.label) != s.label {
+                return Err(format(
+                    path,
+                    format!(
+                        "gives {:#x} {:#x} another score than an earlier file",
+                        s.me, s.opp
+                    ),
+                ));
+            }
+        }
+    }
+    let header = LabelsHeader {
+        empties: empties.unwrap_or((0, 0)),
+        shard: None,
+    };
+    let mut bytes = header.bytes().to_vec();
+    for (&(me, opp), &score) in &merged {
+        bytes.extend_from_slice(&me.to_le_bytes());
+        bytes.extend_from_slice(&opp.to_le_bytes());
+        bytes.push(score as u8);
+    }
+    std::fs::write(output, bytes).map_err(io(output))?;
+    Ok(merged.len())
+}
+
+/// `empties 18-20, shard 2/8` or `empties 18-20, merged`.
+#[must_use]
+pub fn describe(header: &LabelsHeader) -> String {
+    let (lo, hi) = header.empties;
+    match header.shard {
+        Some(s) => format!("empties {lo}-{hi}, shard {s}"),
+        None => format!("empties {lo}-{hi}, merged"),
+    }
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> LabelError + '_ {
+    move |source| LabelError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+fn format(path: &Path, reason: String) -> LabelError {
+    LabelError::Format {
+        path: path.display().to_string(),
+        reason,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+
+    use super::*;
+    use crate::game::othello::{Geometry, OthelloMove};
+    use crate::game::{Game, MoveList, Start};
+    use crate::train::games::Source;
+
+    /// Games of random moves, each position before a move kept.
+    fn games(count: usize) -> Vec<TrainingGame> {
+        let mut rng = StdRng::seed_from_u64(3);
+        (0..count)
+            .map(|_| {
+                let mut position = Othello::start(Geometry::Board8x8, Start::Standard);
+                let mut positions = Vec::new();
+                while !position.is_terminal() {
+                    let mut list = MoveList::new();
+                    position.generate_moves(&mut list);
+                    if list[0] != OthelloMove::PASS {
+                        positions.push(position);
+                    }
+                    position = position.play(list[rng.random_range(0..list.len())]);
+                }
+                TrainingGame {
+                    source: Source::Logistello,
+                    positions,
+                    result: None,
+                    theoretical: None,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn symmetric_positions_share_a_canonical_form() {
+        let (me, opp) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+        let key = canonical(me, opp);
+        for (m, o) in all_transforms(me).into_iter().zip(all_transforms(opp)) {
+            assert_eq!(canonical(m, o), key);
+        }
+        // The start position, and the four first moves' positions, each one class.
+        let games = games(40);
+        let after_one = select(&games, 59..=59);
+        assert_eq!(after_one.len(), 1, "the four first moves are symmetric");
+        assert_eq!(select(&games, 60..=60).len(), 1);
+    }
+
+    #[test]
+    fn labels_resume_merge_and_refuse_damage() {
+        let dir = tempfile::tempdir().unwrap();
+        let games = games(60);
+        let positions = select(&games, 6..=8);
+        assert!(positions.len() > 100, "{}", positions.len());
+        let whole = dir.path().join("all.lab");
+        label(
+            &positions,
+            (6, 8),
+            Shard { index: 1, count: 1 },
+            &whole,
+            2,
+            &mut |_, _| {},
+        )
+        .unwrap();
+        let (header, all) = read_labels(&whole).unwrap();
+        assert_eq!(header.empties, (6, 8));
+        assert_eq!(all.len(), positions.len());
+        for s in all.iter().take(20) {
+            let p =
+                Othello::from_bitboards(Geometry::Board8x8, s.me, s.opp, crate::game::Side::First)
+                    .unwrap();
+            let exact = solve_exact(&p, &mut TranspositionTable::new(1)).score.value;
+            assert_eq!(i32::from(s.label), exact);
+        }
+        // Two shards, the first interrupted in its second record and resumed.
+        let shard = |index| Shard { index, count: 2 };
+        let (a, b) = (dir.path().join("a.lab"), dir.path().join("b.lab"));
+        label(&positions, (6, 8), shard(1), &a, 1, &mut |_, _| {}).unwrap();
+        let full = std::fs::read(&a).unwrap();
+        std::fs::write(&a, &full[..HEADER + RECORD + 5]).unwrap();
+        assert!(read_labels(&a).is_err(), "a record cut short is refused");
+        let mut resumed_from = None;
+        label(&positions, (6, 8), shard(1), &a, 1, &mut |done, _| {
+            resumed_from.get_or_insert(done);
+        })
+        .unwrap();
+        assert_eq!(resumed_from, Some(1));
+        assert_eq!(std::fs::read(&a).unwrap(), full);
+        assert!(
+            label(&positions, (6, 8), shard(2), &a, 1, &mut |_, _| {}).is_err(),
+            "another shard's file"
+        );
+        label(&positions, (6, 8), shard(2), &b, 1, &mut |_, _| {}).unwrap();
+        let merged = dir.path().join("merged.lab");
+        assert_eq!(merge(&[&a, &b], &merged).unwrap(), positions.len());
+        let (header, mut from_shards) = read_labels(&merged).unwrap();
+        assert_eq!(header.shard, None);
+        let mut all = all;
+        all.sort_by_key(|s| (s.me, s.opp));
+        from_shards.sort_by_key(|s| (s.me, s.opp));
+        assert_eq!(from_shards, all);
+        // A record with an impossible score.
+        let mut damaged = std::fs::read(&merged).unwrap();
+        damaged[HEADER + 16] = 100;
+        std::fs::write(&merged, damaged).unwrap();
+        let err = read_labels(&merged).unwrap_err().to_string();
+        assert!(err.contains("record 0 is damaged"), "{err}");
+    }
+}
