@@ -82,7 +82,11 @@ impl Drop for Engine {
 }
 
 fn started() -> Engine {
-    let mut e = Engine::start(&[]);
+    started_with(&[])
+}
+
+fn started_with(args: &[&str]) -> Engine {
+    let mut e = Engine::start(args);
     e.send("nboard 2");
     assert_eq!(e.line(), "set myname gamesearch");
     // Ready at once: the GUI shows "Loading" until a status line.
@@ -129,6 +133,27 @@ fn the_specification_example_session() {
     // The engine does not play its own move: the board waits for `move`.
     e.send("ping 2");
     assert_eq!(e.line(), "pong 2");
+}
+
+/// NBoard GUIs set no options: `--selectivity` chooses the confidence of NBoard mode.
+#[test]
+fn the_command_line_sets_the_selectivity_nboard_cannot() {
+    for (args, depth) in [
+        (&["--selectivity", "95"][..], "4@95%"),
+        (&["--selectivity", "100"], "4"),
+    ] {
+        let mut e = started_with(args);
+        e.send(&format!("set game {EXAMPLE_GAME}"));
+        e.send("set depth 4");
+        e.send("go");
+        let lines = e.until("===");
+        let last = lines
+            .iter()
+            .filter(|l| l.starts_with("search "))
+            .map(|l| l.split(' ').nth(4).unwrap())
+            .next_back();
+        assert_eq!(last, Some(depth), "{args:?}: {lines:?}");
+    }
 }
 
 #[test]

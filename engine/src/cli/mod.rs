@@ -22,6 +22,7 @@ use std::sync::Arc;
 use engine::data_dir::{default_data_dir, kalah_dir};
 use engine::fronts::Protocol;
 use engine::game::GameId;
+use engine::search::Selectivity;
 use engine::search::eval::{EvalChoice, EvalKind};
 use engine::search::kalah::{AutoContext, DatabaseCache, DatabaseSource, KalahDatabase};
 use engine::server::{self, FileAccess, ServerConfig};
@@ -76,6 +77,11 @@ struct ServerArgs {
     /// `nboard <version>`).
     #[arg(long, conflicts_with = "listen")]
     nboard: bool,
+    /// Multi-ProbCut's confidence of a new session's heuristic searches (option
+    /// `Selectivity`; the NBoard mode's, which has no options): 73, 87, 95, 98, 99 or
+    /// 100 (full width).
+    #[arg(long, value_name = "PERCENT", default_value_t = Selectivity::PLAY)]
+    selectivity: Selectivity,
     /// Search threads of a new session (option `Threads`; the NBoard mode's threads).
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -219,6 +225,7 @@ fn serve(args: &ServerArgs) -> anyhow::Result<()> {
         eval: args.eval.choice()?,
         max_threads: args.max_threads,
         threads: args.threads,
+        selectivity: args.selectivity,
         data_dir,
     };
     if let Some(addr) = &args.listen {

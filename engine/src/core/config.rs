@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use super::file_access::FileAccess;
 use crate::data_dir::default_data_dir;
+use crate::search::Selectivity;
 use crate::search::eval::EvalChoice;
 
 /// Limits and defaults of a server.
@@ -34,6 +35,8 @@ pub struct ServerConfig {
     pub threads: usize,
     /// The files a TCP client's options may name (a client on stdin may name any).
     pub remote_files: FileAccess,
+    /// A new session's `Selectivity` (and the NBoard mode's, which has no options).
+    pub selectivity: Selectivity,
     /// The engine's data directory ([`crate::data_dir`]): `KalahDatabase auto` finds
     /// installed databases in its `kalah` folder.
     pub data_dir: Option<PathBuf>,
@@ -53,6 +56,7 @@ impl Default for ServerConfig {
             max_threads: std::thread::available_parallelism().map_or(1, usize::from),
             threads: 1,
             remote_files: FileAccess::Under(Vec::new()),
+            selectivity: Selectivity::PLAY,
             data_dir: default_data_dir(),
         }
     }

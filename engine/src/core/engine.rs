@@ -107,7 +107,8 @@ impl Engine {
             config.eval.clone(),
             (config.threads, config.max_threads),
             files,
-        );
+        )
+        .with_selectivity(config.selectivity);
         Ok(Engine {
             events,
             options,

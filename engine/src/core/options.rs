@@ -34,6 +34,7 @@ pub struct EngineOptions {
     pub(crate) kalah_db: DatabaseSource,
     /// Multi-ProbCut's confidence in heuristic searches (option `Selectivity`).
     pub(crate) selectivity: Selectivity,
+    default_selectivity: Selectivity,
     max_threads: usize,
     default_threads: usize,
     /// The evaluation (options `Eval` and `EvalFile`).
@@ -108,6 +109,7 @@ impl EngineOptions {
             threads: threads.clamp(1, max_threads.max(1)),
             kalah_db: DatabaseSource::Auto,
             selectivity: Selectivity::PLAY,
+            default_selectivity: Selectivity::PLAY,
             max_threads: max_threads.max(1),
             default_threads: threads.clamp(1, max_threads.max(1)),
             default_eval: eval.clone(),
@@ -116,6 +118,14 @@ impl EngineOptions {
             max_hash_mib,
             files,
         }
+    }
+
+    /// The same, with `Selectivity`'s default (and value) `selectivity` (`--selectivity`).
+    #[must_use]
+    pub(crate) fn with_selectivity(mut self, selectivity: Selectivity) -> EngineOptions {
+        self.selectivity = selectivity;
+        self.default_selectivity = selectivity;
+        self
     }
 
     /// The option's type, default and range.
@@ -147,7 +157,7 @@ impl EngineOptions {
             "ExactEmpties" => spin(t.exact_empties, 0, 64),
             "SolverEmpties" => spin(t.small_solver_empties, 0, 64),
             "Selectivity" => OptionKind::Combo {
-                default: Selectivity::PLAY.to_string(),
+                default: self.default_selectivity.to_string(),
                 values: Selectivity::ALL.map(|s| s.to_string()).to_vec(),
             },
             "Eval" => OptionKind::Combo {
