@@ -239,6 +239,64 @@ fn random_games_wthor(count: usize, seed: u64) -> Vec<u8> {
     bytes
 }
 
+/// `label solve` writes exact labels that `label info` reads back and `train --labels`
+/// trains on; a second run resumes with nothing left to do.
+#[test]
+fn labels_are_solved_listed_and_trained_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::write(games.join("random.wtb"), random_games_wthor(200, 5)).unwrap();
+    let labels = dir.path().join("l.lab");
+    let solve = || {
+        engine(&[
+            "label",
+            "solve",
+            games.to_str().unwrap(),
+            "--empties",
+            "8-9",
+            "-o",
+            labels.to_str().unwrap(),
+        ])
+    };
+    let out = solve();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let info = engine(&["label", "info", labels.to_str().unwrap()]);
+    let text = stdout(&info);
+    assert!(text.contains("empties 8-9, shard 1/1"), "{text}");
+    let count = |e: u32| -> usize {
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{e} empties")))
+            .unwrap_or_else(|| panic!("{text}"));
+        line.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    assert!(count(8) > 100 && count(9) > 100, "{text}");
+    let again = solve();
+    assert!(
+        stderr(&again).contains(&format!("{0}/{0} solved", count(8) + count(9))),
+        "{}",
+        stderr(&again)
+    );
+    let weights = dir.path().join("w.weights");
+    let out = engine(&[
+        "train",
+        games.to_str().unwrap(),
+        "-o",
+        weights.to_str().unwrap(),
+        "--iterations",
+        "5",
+        "--labels",
+        labels.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("{} exact labels read", count(8) + count(9))),
+        "{}",
+        stderr(&out)
+    );
+}
+
 #[test]
 fn train_fits_weights_that_accuracy_and_the_engine_use() {
     let dir = tempfile::tempdir().unwrap();
