@@ -46,7 +46,8 @@ impl InstalledContent {
 const PARTIAL: &str = "partial";
 
 /// The file name `install` gives the database of `rules`' board and rule set with at most
-/// `max_seeds` seeds: `kalah6-24.db`, `kalah6-24-noemptycapture-stuck.db`.
+/// `max_seeds` seeds: `kalah6-24.db`, `kalah6-24-noemptycapture-endwhenstuck.db` (the
+/// suffixes of the game ids).
 #[must_use]
 pub fn installed_name(rules: KalahRules, max_seeds: u32) -> String {
     let mut name = format!("kalah{}-{max_seeds}", rules.pits);
@@ -54,7 +55,7 @@ pub fn installed_name(rules: KalahRules, max_seeds: u32) -> String {
         name.push_str("-noemptycapture");
     }
     if rules.end == EndRule::MoverStuck {
-        name.push_str("-stuck");
+        name.push_str("-endwhenstuck");
     }
     name + ".db"
 }
