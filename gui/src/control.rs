@@ -320,6 +320,22 @@ impl GameControl {
         }
     }
 
+    /// True from a solve's request until its end.
+    #[must_use]
+    pub fn solving(&self) -> bool {
+        self.solve_asked.is_some()
+            || self.links[0]
+                .search
+                .as_ref()
+                .is_some_and(|s| s.purpose == Purpose::Solve)
+    }
+
+    /// Abandons the solve (asked for or running).
+    pub fn stop_solving(&mut self) {
+        self.solve_asked = None;
+        self.links[0].abandon_if(Purpose::Solve);
+    }
+
     /// Starts the solve asked for once the engine is ready (forgotten if the position
     /// changed meanwhile).
     fn start_solve(&mut self) {

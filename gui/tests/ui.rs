@@ -244,6 +244,8 @@ fn a_kalah_database_is_installed_from_the_gui_and_solves_use_it() {
     );
     h.get_by_label("Solve").click();
     h.run();
+    // While it runs (or until the engine is ready) the button stops it; a 2-pit board
+    // solves at once, so only the end is checked.
     wait_until(&mut h, "the solve", |app| {
         app.control().link(0).search.is_none() && app.control().link(0).last_search.is_some()
     });
@@ -252,6 +254,25 @@ fn a_kalah_database_is_installed_from_the_gui_and_solves_use_it() {
             .is_some(),
         "the score says a database valued it"
     );
+}
+
+/// A solve of the opening runs until stopped: the Solve button becomes Stop solving.
+#[test]
+fn a_long_solve_is_stopped_from_its_button() {
+    let mut h = harness(settings(
+        "othello8x8",
+        [Controller::Human, Controller::Human],
+    ));
+    h.run();
+    h.get_by_label("Solve").click();
+    h.run();
+    wait_until(&mut h, "the solve to start", |app| {
+        app.control().link(0).search.is_some()
+    });
+    h.get_by_label("Stop solving").click();
+    h.run();
+    assert!(h.state().control().link(0).search.is_none());
+    assert!(h.query_by_label("Solve").is_some());
 }
 
 #[test]

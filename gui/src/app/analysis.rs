@@ -15,7 +15,11 @@ impl App {
     pub(super) fn analysis_panel(&mut self, ui: &mut egui::Ui) {
         ui.heading("Search");
         let over = self.control.game.position().is_terminal();
-        if ui
+        if self.control.solving() {
+            if ui.button("Stop solving").clicked() {
+                self.control.stop_solving();
+            }
+        } else if ui
             .add_enabled(!over, egui::Button::new("Solve"))
             .on_hover_text("Solve the position exactly with the first player's engine")
             .clicked()
