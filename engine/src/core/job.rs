@@ -77,9 +77,10 @@ fn kalah_database(job: &SearchJob) -> Option<Arc<KalahDatabase>> {
         solve: job.go.goal != Goal::Heuristic,
     };
     if job.kalah_db == DatabaseSource::Auto
+        && !job.kalah_hinted.load(Ordering::Relaxed)
         && let Some(hint) = context.install_hint(rules)
-        && !job.kalah_hinted.swap(true, Ordering::Relaxed)
     {
+        job.kalah_hinted.store(true, Ordering::Relaxed);
         say(hint);
     }
     let database = job
