@@ -2,7 +2,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicI8, Ordering};
 
-use super::{DatabaseError, Indexer, KalahDatabase, UNKNOWN, database_positions};
+use super::{DatabaseError, Indexer, KalahDatabase, UNKNOWN, layer, whole_layers};
 use crate::game::kalah::KalahRules;
 use crate::search::kalah::pits::{MAX_BOARD_PITS, PitRules, Pits};
 
@@ -95,9 +95,7 @@ impl KalahDatabase {
         let rules = PitRules::of(rules);
         let positions = KalahDatabase::positions_for(&rules, max_seeds)?;
         let indexer = Indexer::new(&rules, max_seeds);
-        let first = (0..=max_seeds)
-            .take_while(|&n| database_positions(rules.pits as u8, n) <= done.len() as u64)
-            .count() as u32;
+        let first = whole_layers(&rules, max_seeds, done.len());
         let values: Vec<AtomicI8> = done
             .into_iter()
             .map(|b| AtomicI8::new(b as i8))
@@ -137,11 +135,7 @@ impl KalahDatabase {
             if stopped() {
                 return Err(DatabaseError::Stopped);
             }
-            let start = n
-                .checked_sub(1)
-                .map_or(0, |below| database_positions(rules.pits as u8, below));
-            let end = database_positions(rules.pits as u8, n);
-            on_layer(n, &values[start as usize..end as usize])?;
+            on_layer(n, &values[layer(&rules, n)])?;
         }
         Ok(KalahDatabase {
             rules,

@@ -10,7 +10,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::Relaxed;
 
 use super::file::{HEADER, header_of, parse_header};
-use super::{DatabaseError, KalahDatabase, Storage, database_positions, describe};
+use super::{
+    DatabaseError, KalahDatabase, Storage, database_positions, describe, layer, whole_layers,
+};
 use crate::game::kalah::{EndRule, KalahRules};
 use crate::search::kalah::pits::PitRules;
 
@@ -103,8 +105,13 @@ pub fn list_installed(dir: &Path) -> Vec<Installed> {
 
 fn read_content(path: &Path, bytes: u64) -> Result<InstalledContent, DatabaseError> {
     let (rules, max_seeds) = KalahDatabase::file_header(path)?;
-    let partial = (path.extension().and_then(|e| e.to_str()) == Some(PARTIAL))
-        .then(|| complete_layers(&rules, max_seeds, bytes.saturating_sub(HEADER as u64)).0);
+    let partial = (path.extension().and_then(|e| e.to_str()) == Some(PARTIAL)).then(|| {
+        whole_layers(
+            &rules,
+            max_seeds,
+            bytes.saturating_sub(HEADER as u64) as usize,
+        )
+    });
     Ok(InstalledContent {
         rules,
         max_seeds,
@@ -123,19 +130,6 @@ pub fn best_installed(dir: &Path, rules: KalahRules) -> Option<(PathBuf, u32)> {
             _ => None,
         })
         .max_by_key(|&(_, seeds)| seeds)
-}
-
-/// How many whole layers of seeds (0, 1, ...) `bytes` of values hold, and the bytes they
-/// take.
-fn complete_layers(rules: &PitRules, max_seeds: u32, bytes: u64) -> (u32, u64) {
-    let pits = rules.pits as u8;
-    let layers = (0..=max_seeds)
-        .take_while(|&n| database_positions(pits, n) <= bytes)
-        .count() as u32;
-    let held = layers
-        .checked_sub(1)
-        .map_or(0, |last| database_positions(pits, last));
-    (layers, held)
 }
 
 impl KalahDatabase {
@@ -162,8 +156,7 @@ impl KalahDatabase {
         let path = dir.join(installed_name(rules, max_seeds));
         let partial_path = path.with_extension(format!("db.{PARTIAL}"));
         let (mut partial, done) = open_partial(&partial_path, pit_rules, max_seeds)?;
-        let (layers, _) = complete_layers(&pit_rules, max_seeds, done.len() as u64);
-        for n in 0..layers {
+        for n in 0..whole_layers(&pit_rules, max_seeds, done.len()) {
             progress(n, true);
         }
         let db = KalahDatabase::build_resuming(
@@ -221,10 +214,15 @@ fn open_partial(
                 describe(&rules, max_seeds)
             )));
         }
-        let (_, bytes) = complete_layers(&rules, max_seeds, len - HEADER as u64);
-        values = vec![0u8; bytes as usize];
+        let layers = whole_layers(&rules, max_seeds, (len - HEADER as u64) as usize);
+        values = vec![
+            0u8;
+            layers
+                .checked_sub(1)
+                .map_or(0, |last| layer(&rules, last).end)
+        ];
         file.read_exact(&mut values).map_err(io(path))?;
-        check_values(&rules, &values)?;
+        check_values(&rules, max_seeds, &values)?;
     } else {
         file.write_all(&header_of(&rules, max_seeds))
             .map_err(io(path))?;
@@ -237,16 +235,10 @@ fn open_partial(
 }
 
 /// Every value of a layer of n seeds lies in -n..=n.
-fn check_values(rules: &PitRules, values: &[u8]) -> Result<(), DatabaseError> {
-    let pits = rules.pits as u8;
-    let mut start = 0;
-    for n in 0.. {
-        let end = database_positions(pits, n) as usize;
-        if end > values.len() {
-            break;
-        }
+fn check_values(rules: &PitRules, max_seeds: u32, values: &[u8]) -> Result<(), DatabaseError> {
+    for n in 0..whole_layers(rules, max_seeds, values.len()) {
         let bound = n.min(127) as i8;
-        if values[start..end]
+        if values[layer(rules, n)]
             .iter()
             .any(|&v| !(-bound..=bound).contains(&(v as i8)))
         {
@@ -254,7 +246,6 @@ fn check_values(rules: &PitRules, values: &[u8]) -> Result<(), DatabaseError> {
                 "the unfinished install's layer of {n} seeds is damaged; remove the .partial file"
             )));
         }
-        start = end;
     }
     Ok(())
 }

@@ -154,6 +154,24 @@ pub fn database_positions(pits: u8, max_seeds: u32) -> u64 {
     binomials(max_seeds)[max_seeds as usize + m][m]
 }
 
+/// Where the values of the layer of boards holding `n` seeds lie (the layers of fewer
+/// seeds come first).
+fn layer(rules: &PitRules, n: u32) -> std::ops::Range<usize> {
+    let pits = rules.pits as u8;
+    let start = n
+        .checked_sub(1)
+        .map_or(0, |below| database_positions(pits, below));
+    start as usize..database_positions(pits, n) as usize
+}
+
+/// How many whole layers (0, 1, ... seeds, at most `max_seeds`) the first `len` values
+/// hold.
+fn whole_layers(rules: &PitRules, max_seeds: u32, len: usize) -> u32 {
+    (0..=max_seeds)
+        .take_while(|&n| layer(rules, n).end <= len)
+        .count() as u32
+}
+
 impl KalahDatabase {
     /// Positions a database holds, if it fits.
     fn positions_for(rules: &PitRules, max_seeds: u32) -> Result<usize, DatabaseError> {
