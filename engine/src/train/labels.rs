@@ -220,9 +220,7 @@ pub fn label(
         let scores = solve_batch(batch, &mut tables);
         let mut bytes = Vec::with_capacity(batch.len() * RECORD);
         for (&(me, opp), score) in batch.iter().zip(scores) {
-            bytes.extend_from_slice(&me.to_le_bytes());
-            bytes.extend_from_slice(&opp.to_le_bytes());
-            bytes.push(score as u8);
+            push_record(&mut bytes, me, opp, score);
         }
         file.write_all(&bytes)
             .and_then(|()| file.sync_data())
@@ -231,6 +229,13 @@ pub fn label(
         progress(solved, mine.len());
     }
     Ok(())
+}
+
+/// Appends a record: the discs of the side to move and of the opponent, and the score.
+fn push_record(bytes: &mut Vec<u8>, me: u64, opp: u64, score: i8) {
+    bytes.extend_from_slice(&me.to_le_bytes());
+    bytes.extend_from_slice(&opp.to_le_bytes());
+    bytes.push(score as u8);
 }
 
 /// Exact scores of `batch`, on one thread per table.
@@ -345,9 +350,7 @@ pub fn merge(inputs: &[&Path], output: &Path) -> Result<usize, LabelError> {
     };
     let mut bytes = header.bytes().to_vec();
     for (&(me, opp), &score) in &merged {
-        bytes.extend_from_slice(&me.to_le_bytes());
-        bytes.extend_from_slice(&opp.to_le_bytes());
-        bytes.push(score as u8);
+        push_record(&mut bytes, me, opp, score);
     }
     std::fs::write(output, bytes).map_err(io(output))?;
     Ok(merged.len())
