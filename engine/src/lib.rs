@@ -5,6 +5,7 @@
 pub const ENGINE_NAME: &str = "gamesearch";
 
 pub mod bench;
+pub mod book;
 pub mod core;
 pub mod data_dir;
 pub mod fronts;

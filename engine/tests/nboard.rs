@@ -158,7 +158,8 @@ fn the_command_line_sets_the_selectivity_nboard_cannot() {
 
 #[test]
 fn the_same_depth_gives_the_same_move_as_the_native_protocol() {
-    let mut e = started();
+    // NBoard's `go` plays from the book at any depth; the native `go depth` searches.
+    let mut e = started_with(&["--no-book"]);
     e.send(&format!("set game {EXAMPLE_GAME}"));
     e.send("set depth 5");
     e.send("go");
@@ -179,7 +180,8 @@ fn the_same_depth_gives_the_same_move_as_the_native_protocol() {
 /// keeping its table from move to move: the same moves, scores and node counts.
 #[test]
 fn a_game_through_both_protocols_is_the_same_game() {
-    let mut nboard = started();
+    // The searches compared: NBoard's book off (a native `go depth` never uses it).
+    let mut nboard = started_with(&["--no-book"]);
     nboard.send("set game (;GM[Othello]PC[test]BO[8 ---------------------------O*------*O--------------------------- *];)");
     nboard.send("set depth 4");
     let mut native = Engine::start(&[]);
@@ -216,6 +218,55 @@ fn a_game_through_both_protocols_is_the_same_game() {
         nboard.send(&format!("move {mv}"));
         moves.push(mv);
     }
+}
+
+/// With the book (the default), a move in a book position comes from it at once, and a
+/// hint lists the book's moves as `book` lines before the search's `search` lines.
+#[test]
+fn moves_and_hints_come_from_the_opening_book() {
+    let book = engine::book::Book::builtin();
+    let start = engine::game::othello::Othello::start(
+        engine::game::othello::Geometry::Board8x8,
+        engine::game::Start::Standard,
+    );
+    let expected = book.moves(&start);
+    let mut e = started();
+    e.send("set game (;GM[Othello]PC[test]BO[8 ---------------------------O*------*O--------------------------- *];)");
+    e.send("set depth 12");
+    e.send("go");
+    let lines = e.until("===");
+    assert!(!lines.iter().any(|l| l.starts_with("search")), "{lines:?}");
+    let chosen = lines.last().unwrap();
+    assert_eq!(
+        chosen,
+        &format!(
+            "=== {}/{:.2}/0.00",
+            expected[0].mv.to_string().to_ascii_uppercase(),
+            f64::from(expected[0].value)
+        )
+    );
+    e.send("hint 4");
+    let lines = e.until("search");
+    let books: Vec<&String> = lines.iter().filter(|l| l.starts_with("book ")).collect();
+    assert_eq!(books.len(), expected.len(), "{lines:?}");
+    for (line, m) in books.iter().zip(&expected) {
+        assert_eq!(
+            **line,
+            format!(
+                "book {} {:.2} {} 0",
+                m.mv.to_string().to_ascii_uppercase(),
+                f64::from(m.value),
+                m.games
+            )
+        );
+    }
+    // Off the book (`--no-book`), the same move is searched.
+    let mut searched = started_with(&["--no-book"]);
+    searched.send("set game (;GM[Othello]PC[test]BO[8 ---------------------------O*------*O--------------------------- *];)");
+    searched.send("set depth 2");
+    searched.send("go");
+    let lines = searched.until("===");
+    assert!(lines.iter().any(|l| l.starts_with("search")), "{lines:?}");
 }
 
 #[test]

@@ -24,6 +24,8 @@ pub struct Overlay {
     pub values: Vec<(String, i32)>,
     /// The best of them.
     pub best: Option<String>,
+    /// The opening book's moves, with their book values for the side to move.
+    pub book: Vec<(String, i32)>,
 }
 
 impl Overlay {
@@ -37,6 +39,9 @@ impl Overlay {
         let mut notes = Vec::new();
         if self.legal.iter().any(|m| m == name) {
             notes.push("legal".to_string());
+        }
+        if let Some(&(_, v)) = self.book.iter().find(|(m, _)| m == name) {
+            notes.push(format!("book {v:+}"));
         }
         if let Some(v) = self.value(name) {
             notes.push(format!("value {v:+}"));
@@ -141,6 +146,16 @@ fn othello(ui: &mut egui::Ui, p: &Othello, overlay: &Overlay) -> Option<String> 
             }
             if overlay.last_move.as_deref() == Some(name.as_str()) {
                 painter.circle_filled(centre, cell * 0.08, Color32::from_rgb(220, 40, 40));
+            }
+            if let Some(&(_, v)) = overlay.book.iter().find(|(m, _)| *m == name) {
+                // The book's value along the square's top edge, above the search's.
+                painter.text(
+                    rect.center_top() + Vec2::new(0.0, cell * 0.04),
+                    egui::Align2::CENTER_TOP,
+                    format!("book {v:+}"),
+                    egui::FontId::proportional(cell * 0.18),
+                    Color32::from_rgb(150, 210, 255),
+                );
             }
             if let Some(v) = overlay.value(&name) {
                 // Every move's value on its square, the best one in gold.

@@ -81,6 +81,9 @@ pub struct Search {
     pub iterations: Vec<Info>,
     /// With multi-PV: the last line that valued each move, by move.
     pub values: BTreeMap<String, Info>,
+    /// The opening book's moves (`info book ...` lines, sent before an analysis), with
+    /// their book values for the side to move.
+    pub book: BTreeMap<String, i32>,
     /// MTD(f) passes so far, in order.
     pub passes: Vec<PassBounds>,
     /// When it started.
@@ -301,6 +304,7 @@ impl EngineLink {
             ply: game.cursor(),
             iterations: Vec::new(),
             values: BTreeMap::new(),
+            book: BTreeMap::new(),
             passes: Vec::new(),
             started: Instant::now(),
             limit,
@@ -387,6 +391,11 @@ impl EngineLink {
                             upper: pass.interval.1,
                         };
                         search.passes.push(bounds);
+                    }
+                    None if info.book.is_some() => {
+                        if let (Some(score), Some(mv)) = (info.score, info.pv.first()) {
+                            search.book.insert(mv.clone(), score.value);
+                        }
                     }
                     None => {
                         if let (Some(rank), Some(mv)) = (info.multipv, info.pv.first()) {

@@ -92,6 +92,9 @@ pub struct PassInfo {
 pub struct Info {
     /// The `id` of the `go` this search answers.
     pub id: Option<String>,
+    /// The move comes from the opening book, not a search: the recorded games that played
+    /// it (0 for the book's best move out of its positions, valued by a search).
+    pub book: Option<u64>,
     /// Iteration depth.
     pub depth: Option<Depth>,
     /// The confidence in percent of a selective search's heuristic score (absent when the
@@ -129,6 +132,7 @@ impl Info {
         while let Some(word) = t.next() {
             match word {
                 "id" => set_once(&mut info.id, "id", t.expect("search id")?.to_string())?,
+                "book" => set_once(&mut info.book, "book", t.value("book", "a count of games")?)?,
                 "depth" => set_once(&mut info.depth, "depth", t.expect("depth")?.parse()?)?,
                 "selectivity" => {
                     let percent: u32 = t.value("selectivity", "a percentage from 1 to 100")?;
@@ -247,6 +251,9 @@ impl fmt::Display for Info {
         f.write_str("info")?;
         if let Some(id) = &self.id {
             write!(f, " id {id}")?;
+        }
+        if let Some(games) = self.book {
+            write!(f, " book {games}")?;
         }
         if let Some(d) = self.depth {
             write!(f, " depth {d}")?;

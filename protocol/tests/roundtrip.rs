@@ -125,6 +125,7 @@ fn info() -> impl Strategy<Value = Info> {
             prop::option::of(any::<u64>()),
             prop::option::of(any::<u64>()),
             prop::option::of(0u32..=1000),
+            prop::option::of(any::<u64>()),
         ),
         words(8),
         prop::option::of(text()),
@@ -132,7 +133,7 @@ fn info() -> impl Strategy<Value = Info> {
         .prop_map(
             |(
                 (id, depth, pass, score, multipv, selectivity),
-                (nodes, nps, time, tthits, tbhits, hashfull),
+                (nodes, nps, time, tthits, tbhits, hashfull, book),
                 pv,
                 string,
             )| {
@@ -149,6 +150,7 @@ fn info() -> impl Strategy<Value = Info> {
                     },
                     None => Info {
                         id,
+                        book,
                         depth,
                         selectivity,
                         multipv,

@@ -262,6 +262,54 @@ fn bad_match_arguments_fail_with_one_line() {
 }
 
 #[test]
+fn openings_from_the_book_and_a_clear_error_for_a_bad_spec() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("book.jsonl");
+    run_match(&[
+        "--engine",
+        "name=a depth=1",
+        "--engine",
+        "name=b depth=1",
+        "--openings",
+        "book:6:4",
+        "--games",
+        "4",
+        "--results",
+        file.to_str().unwrap(),
+    ]);
+    let games = results(&file);
+    assert_eq!(games.len(), 4);
+    let book = engine::book::Book::builtin();
+    for g in &games {
+        let opening =
+            engine::match_runner::Opening::parse(g.game.parse().unwrap(), &g.opening).unwrap();
+        assert_eq!(opening.moves.len(), 6, "{}", g.opening);
+        let engine::game::AnyPosition::Othello(p) = opening.position else {
+            unreachable!()
+        };
+        let value = book.value(&engine::book::key_of(&p).unwrap()).unwrap();
+        assert!(value.abs() <= 4, "{}: {value}", g.opening);
+    }
+    for spec in [
+        "book:6",
+        "xot:6:4",
+        "book:6:99",
+        "book:6:4:/nonexistent/book.gsb",
+    ] {
+        let out = Command::new(engine_binary())
+            .args([
+                "match", "--engine", "depth=1", "--engine", "depth=1", "--games", "2",
+            ])
+            .args(["--openings", spec])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{spec}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{spec}: {err}");
+    }
+}
+
+#[test]
 fn an_nboard_engine_plays_the_same_games_as_the_native_one() {
     let dir = tempfile::tempdir().unwrap();
     let engine = engine_binary().display().to_string();
@@ -286,7 +334,9 @@ fn an_nboard_engine_plays_the_same_games_as_the_native_one() {
         games
     };
     let native = play("", "native");
-    let nboard = play(&format!("nboard='{engine} --nboard'"), "nboard");
+    // NBoard's `go` plays from the book at any depth (its GUI's level); the native `go
+    // depth 3` searches: compare the fronts' searches with the book off.
+    let nboard = play(&format!("nboard='{engine} --nboard --no-book'"), "nboard");
     assert_eq!(native.len(), 6);
     for (a, b) in native.iter().zip(&nboard) {
         let moves = |g: &GameRecord| g.moves.iter().map(|p| p.mv.clone()).collect::<Vec<_>>();

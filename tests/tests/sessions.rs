@@ -53,6 +53,7 @@ both_transports!(
     a_finished_game_gets_bestmove_none,
     kalah_and_clock_searches,
     kalah_database_option_solves_and_refuses_what_it_cannot_use,
+    the_opening_book_answers_moves_and_shows_in_analysis,
 );
 
 fn position_command(game: &str, moves: &[String]) -> Command {
@@ -805,4 +806,95 @@ fn max_threads_caps_all_sessions() {
         other => panic!("unexpected '{other}'"),
     }
     second.sync(PATIENCE).unwrap();
+}
+
+/// The book (option `OwnBook`, on by default) answers a `go` that plays a move, sends its
+/// moves before an analysis, and leaves fixed-depth searches alone.
+fn the_opening_book_answers_moves_and_shows_in_analysis(client: &mut Client) {
+    let hs = client.handshake(PATIENCE).unwrap();
+    for name in ["OwnBook", "BookFile", "BookRandomness"] {
+        assert!(hs.options.iter().any(|o| o.name == name), "{name}");
+    }
+    let moves = vec!["f5".to_string()];
+    client
+        .command(&position_command("othello8x8", &moves), PATIENCE)
+        .unwrap();
+    let AnyPosition::Othello(position) = test_start_after(&moves) else {
+        unreachable!()
+    };
+    let expected = engine::book::Book::builtin().moves(&position);
+    assert!(expected.len() >= 2, "the book holds the first moves");
+    let play = Go {
+        movetime: Some(10_000),
+        id: Some("b".into()),
+        ..Go::default()
+    };
+    let outcome = client.search(&play, PATIENCE).unwrap();
+    let info = outcome.final_info().unwrap();
+    assert_eq!(outcome.best.mv, Some(expected[0].mv.to_string()));
+    assert_eq!(info.book, Some(u64::from(expected[0].games)));
+    assert_eq!(info.score.unwrap().value, expected[0].value);
+    assert_eq!(
+        (info.depth, info.nodes),
+        (None, None),
+        "not searched: {info}"
+    );
+    // A fixed depth is a search.
+    let outcome = client.search(&go(3, "d"), PATIENCE).unwrap();
+    let info = outcome.final_info().unwrap();
+    assert_eq!((info.book, info.depth), (None, Some(Depth::Plies(3))));
+    // Analysis: the book's moves, best first, then the search's lines.
+    client.send_line("go infinite id a").unwrap();
+    for m in &expected {
+        let Message::Info(info) = client.next_message(PATIENCE).unwrap() else {
+            panic!("a book line first");
+        };
+        assert_eq!(info.book, Some(u64::from(m.games)));
+        assert_eq!(info.pv, vec![m.mv.to_string()]);
+        assert_eq!(info.score.unwrap().value, m.value);
+    }
+    let Message::Info(info) = client.next_message(PATIENCE).unwrap() else {
+        panic!("the search's line");
+    };
+    assert!(info.book.is_none() && info.depth.is_some(), "{info}");
+    stop_promptly(client);
+    // Randomness: every move played is one of the book's within the margin.
+    client
+        .send_line("setoption name BookRandomness value 64")
+        .unwrap();
+    for _ in 0..20 {
+        let outcome = client.search(&play, PATIENCE).unwrap();
+        let mv = outcome.best.mv.unwrap();
+        assert!(expected.iter().any(|m| m.mv.to_string() == mv), "{mv}");
+    }
+    // Off: searched.
+    client
+        .send_line("setoption name OwnBook value false")
+        .unwrap();
+    let quick = Go {
+        movetime: Some(50),
+        ..play
+    };
+    let outcome = client.search(&quick, PATIENCE).unwrap();
+    assert!(outcome.final_info().unwrap().book.is_none());
+    expect_error(
+        client,
+        b"setoption name BookFile value /nonexistent/book.gsb\n",
+        "BookFile",
+    );
+    expect_error(
+        client,
+        b"setoption name BookRandomness value 65\n",
+        "BookRandomness",
+    );
+}
+
+/// The 8x8 position after `moves` from the start.
+fn test_start_after(moves: &[String]) -> AnyPosition {
+    let game: engine::game::GameId = "othello8x8".parse().unwrap();
+    let mut position = game.position("startpos").unwrap();
+    for mv in moves {
+        position = position.play_text(mv).unwrap();
+    }
+    position
 }

@@ -34,8 +34,14 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 4, conflicts_with = "openings_file")]
     opening_plies: usize,
     /// Openings from a file, one a line: startpos|parallel|<position text> [moves ...].
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "openings")]
     openings_file: Option<PathBuf>,
+    /// Openings from the opening book (8x8 Othello): `book:<plies>:<max value>` for the
+    /// positions that many book moves from the start valued within that many discs
+    /// (`book:<plies>:<max value>:<book file>` for another book than the shipped one); as
+    /// many as --games needs drawn with --seed.
+    #[arg(long, value_name = "SPEC", conflicts_with = "opening_plies")]
+    openings: Option<String>,
     /// Rounds (each plays every opening twice per pairing, colours swapped).
     #[arg(long, default_value_t = 1)]
     rounds: usize,
@@ -123,20 +129,26 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         .iter()
         .map(|s| EngineSpec::parse(s, &me))
         .collect::<Result<Vec<_>, _>>()?;
-    let openings = match &args.openings_file {
-        Some(path) => {
+    // The openings the games need: each is played twice per pairing and round.
+    let pairings = match_runner::pairings(engines.len(), args.gauntlet).len();
+    let per_opening = (2 * pairings * args.rounds).max(1);
+    let wanted = args.games.map(|g| g.div_ceil(per_opening));
+    let openings = match (&args.openings_file, &args.openings) {
+        (Some(path), _) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
             openings::from_text(args.game, &text)
                 .with_context(|| format!("in {}", path.display()))?
         }
-        None => {
-            // The openings the games need: each is played twice per pairing and round.
-            let pairings = match_runner::pairings(engines.len(), args.gauntlet).len();
-            let per_opening = (2 * pairings * args.rounds).max(1);
-            let wanted = args.games.map(|g| g.div_ceil(per_opening));
-            openings::after_plies(args.game, args.opening_plies, wanted, args.seed)?
+        (None, Some(spec)) => {
+            let (plies, max_value, file) = parse_book_openings(spec)?;
+            let book = match file {
+                Some(file) => std::sync::Arc::new(engine::book::read_book(&file)?),
+                None => engine::book::Book::builtin(),
+            };
+            openings::from_book(&book, args.game, plies, max_value, wanted, args.seed)?
         }
+        (None, None) => openings::after_plies(args.game, args.opening_plies, wanted, args.seed)?,
     };
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     if sprt.is_some() && engines.len() != 2 {
@@ -197,6 +209,26 @@ fn parse_clock(text: &str) -> anyhow::Result<Clock> {
         bail!("--clock {text}: the time must be positive");
     }
     Ok(clock)
+}
+
+/// `book:<plies>:<max value>[:<file>]`.
+fn parse_book_openings(spec: &str) -> anyhow::Result<(usize, i32, Option<PathBuf>)> {
+    let bad = || {
+        anyhow::anyhow!(
+            "--openings '{spec}': expected book:<plies>:<max value>[:<book file>], e.g. book:8:4"
+        )
+    };
+    let mut parts = spec.splitn(4, ':');
+    if parts.next() != Some("book") {
+        return Err(bad());
+    }
+    let plies = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+    let max_value = parts
+        .next()
+        .and_then(|v| v.parse().ok())
+        .filter(|v: &i32| (0..=64).contains(v))
+        .ok_or_else(bad)?;
+    Ok((plies, max_value, parts.next().map(PathBuf::from)))
 }
 
 fn parse_sprt(text: &str) -> anyhow::Result<Sprt> {

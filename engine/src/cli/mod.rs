@@ -1,6 +1,7 @@
 //! Command-line parsing and the subcommands; with none, the protocol server.
 
 mod bench;
+mod book;
 mod compare;
 mod kalah_db;
 mod label;
@@ -82,6 +83,10 @@ struct ServerArgs {
     /// 100 (full width).
     #[arg(long, value_name = "PERCENT", default_value_t = Selectivity::PLAY)]
     selectivity: Selectivity,
+    /// New sessions (and the NBoard mode) start with the opening book off (option
+    /// `OwnBook`): every move is searched.
+    #[arg(long)]
+    no_book: bool,
     /// Search threads of a new session (option `Threads`; the NBoard mode's threads).
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -123,6 +128,8 @@ enum Command {
     KalahDb(kalah_db::KalahDbArgs),
     /// Exact labels for training: solve the game records' positions with some empties.
     Label(label::LabelArgs),
+    /// The opening book: build one from game records, deepen it, add games, show its moves.
+    Book(book::BookArgs),
     /// Multi-ProbCut's model: sample our searches at every depth, then fit it.
     Probcut(probcut::ProbcutArgs),
 }
@@ -152,6 +159,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::KalahDb(args)) => kalah_db::run(&args),
         Some(Command::Label(args)) => label::run(&args),
         Some(Command::Probcut(args)) => probcut::run(&args),
+        Some(Command::Book(args)) => book::run(&args),
         None => serve(&cli.server),
     }
 }
@@ -226,6 +234,7 @@ fn serve(args: &ServerArgs) -> anyhow::Result<()> {
         max_threads: args.max_threads,
         threads: args.threads,
         selectivity: args.selectivity,
+        own_book: !args.no_book,
         data_dir,
     };
     if let Some(addr) = &args.listen {

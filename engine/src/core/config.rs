@@ -37,6 +37,8 @@ pub struct ServerConfig {
     pub remote_files: FileAccess,
     /// A new session's `Selectivity` (and the NBoard mode's, which has no options).
     pub selectivity: Selectivity,
+    /// A new session's `OwnBook` (and the NBoard mode's).
+    pub own_book: bool,
     /// The engine's data directory ([`crate::data_dir`]): `KalahDatabase auto` finds
     /// installed databases in its `kalah` folder.
     pub data_dir: Option<PathBuf>,
@@ -57,6 +59,7 @@ impl Default for ServerConfig {
             threads: 1,
             remote_files: FileAccess::Under(Vec::new()),
             selectivity: Selectivity::PLAY,
+            own_book: true,
             data_dir: default_data_dir(),
         }
     }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use protocol::{Go, Goal, Info};
+use protocol::{BestMove, Go, Goal, Info, Score};
 use thiserror::Error;
 
 use super::Shared;
@@ -17,6 +17,7 @@ use super::job::SearchJob;
 use super::options::{EngineOptions, OptionError};
 use super::pool::{PoolExhausted, Reservation, ThreadBudget};
 use super::worker::{Worker, stop_flag};
+use crate::book::BookMove;
 use crate::data_dir::kalah_dir;
 use crate::game::AnyPosition;
 use crate::search::SearchParams;
@@ -41,6 +42,24 @@ pub struct Request {
     /// Value every position of this game, from the last back to the first
     /// ([`Event::Valued`] for each), instead of searching the engine's position.
     pub game: Option<Vec<AnyPosition>>,
+    /// What the opening book does for it (with option `OwnBook` on).
+    pub book: BookUse,
+}
+
+/// What the opening book does for a request in a book position (8x8 Othello, option
+/// `OwnBook` on).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BookUse {
+    /// As the protocol says: a `go` that plays a move (no depth, node limit, algorithm,
+    /// goal, multi-PV or `infinite`) is answered with a book move; a `go infinite`
+    /// (analysis) first gets a line per book move; other searches do not see the book.
+    #[default]
+    Protocol,
+    /// Answer with a book move whatever the limits (NBoard's `go`, whose depth is the
+    /// GUI's level).
+    Play,
+    /// Send a line per book move, then search (NBoard's `hint`).
+    Show,
 }
 
 impl From<Go> for Request {
@@ -108,7 +127,8 @@ impl Engine {
             (config.threads, config.max_threads),
             files,
         )
-        .with_selectivity(config.selectivity);
+        .with_selectivity(config.selectivity)
+        .with_own_book(config.own_book);
         Ok(Engine {
             events,
             options,
@@ -176,6 +196,9 @@ impl Engine {
             (_, None) => return Err(GoError::NoPosition),
         };
         let go = request.go;
+        if !game && self.answer_from_book(&positions[0], &go, request.book) {
+            return Ok(());
+        }
         let hash_mib = self.table_mib(&positions, &go)?;
         let threads = self.threads.lease(self.options.threads);
         if threads.threads() < self.options.threads {
@@ -218,6 +241,65 @@ impl Engine {
             kalah_hinted: Arc::clone(&self.kalah_hinted),
         });
         Ok(())
+    }
+
+    /// The opening book's part in a `go` on `position`, as `use_book` says: true when a
+    /// book move answered it (no search then); book lines, best first, are sent before a
+    /// search that shows them.
+    fn answer_from_book(&self, position: &AnyPosition, go: &Go, use_book: BookUse) -> bool {
+        let AnyPosition::Othello(position) = position else {
+            return false;
+        };
+        let plays = go.depth.is_none()
+            && go.nodes.is_none()
+            && go.algorithm.is_none()
+            && go.goal == Goal::Heuristic
+            && go.multipv.is_none()
+            && !go.infinite;
+        let use_book = match use_book {
+            BookUse::Protocol if plays => BookUse::Play,
+            BookUse::Protocol if go.infinite => BookUse::Show,
+            BookUse::Protocol => return false,
+            chosen => chosen,
+        };
+        let Some(book) = self.options.book() else {
+            return false;
+        };
+        let line = |m: &BookMove, multipv| Info {
+            id: go.id.clone(),
+            book: Some(u64::from(m.games)),
+            multipv,
+            score: Some(Score {
+                value: m.value,
+                ..Score::default()
+            }),
+            pv: vec![m.mv.to_string()],
+            ..Info::default()
+        };
+        if use_book == BookUse::Show {
+            let moves = book.moves(position);
+            if !moves.is_empty() {
+                let lines = (1..)
+                    .zip(&moves)
+                    .map(|(rank, m)| line(m, Some(rank)))
+                    .collect();
+                self.events.send(Event::Iteration(lines));
+            }
+            return false;
+        }
+        let Some(chosen) = book.choose(position, self.options.book_randomness, &mut rand::rng())
+        else {
+            return false;
+        };
+        self.events.send(Event::Done {
+            info: line(&chosen, None),
+            best: BestMove {
+                mv: Some(chosen.mv.to_string()),
+                id: go.id.clone(),
+            },
+            stopped: false,
+        });
+        true
     }
 
     /// The table of a search: `Hash`, or for a solve of a large Kalah game (one `auto`

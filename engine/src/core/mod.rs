@@ -23,7 +23,7 @@ mod worker;
 use std::sync::Arc;
 
 pub use config::ServerConfig;
-pub use engine::{Ending, Engine, GoError, Request};
+pub use engine::{BookUse, Ending, Engine, GoError, Request};
 pub use events::{Event, EventSink};
 pub use file_access::{FileAccess, NotAllowed};
 pub use options::{EngineOptions, OptionError};

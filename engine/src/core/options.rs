@@ -1,16 +1,18 @@
 //! The options a session offers through `setoption`, with their types and ranges.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use protocol::{OptionKind, OptionSpec};
 use thiserror::Error;
 
 use super::file_access::FileAccess;
+use crate::book::{Book, read_book};
 use crate::search::eval::{EvalChoice, EvalKind, Evaluator};
 use crate::search::kalah::{DatabaseSource, KalahDatabase};
 use crate::search::{Selectivity, Thresholds};
 
-/// `EvalFile`'s value for the weights shipped in the engine.
+/// `EvalFile`'s value for the weights shipped in the engine (and `BookFile`'s for the book).
 pub(crate) const BUILTIN_WEIGHTS: &str = "<builtin>";
 
 /// `KalahSolveHash`'s default (at most `--max-hash`): a Kalah(6,4) solve takes 0.7 of the
@@ -42,7 +44,14 @@ pub struct EngineOptions {
     default_eval: EvalChoice,
     default_hash_mib: usize,
     max_hash_mib: usize,
-    /// The files `EvalFile` and `KalahDatabase` may name.
+    /// Whether a `go` that plays a move takes it from the opening book (option `OwnBook`).
+    own_book: bool,
+    default_own_book: bool,
+    /// The book read from `BookFile` (`None`: the shipped one).
+    book_file: Option<Arc<Book>>,
+    /// Book moves within this many discs of the best may be played (`BookRandomness`).
+    pub(crate) book_randomness: u32,
+    /// The files `EvalFile`, `BookFile` and `KalahDatabase` may name.
     files: FileAccess,
 }
 
@@ -77,7 +86,7 @@ pub enum OptionError {
 }
 
 /// The names, in the order the handshake lists them.
-const NAMES: [&str; 12] = [
+const NAMES: [&str; 15] = [
     "Hash",
     "Threads",
     "MidDepth",
@@ -90,6 +99,9 @@ const NAMES: [&str; 12] = [
     "EvalFile",
     "KalahDatabase",
     "KalahSolveHash",
+    "OwnBook",
+    "BookFile",
+    "BookRandomness",
 ];
 
 impl EngineOptions {
@@ -116,6 +128,10 @@ impl EngineOptions {
             eval,
             default_hash_mib: hash_mib,
             max_hash_mib,
+            own_book: true,
+            default_own_book: true,
+            book_file: None,
+            book_randomness: 0,
             files,
         }
     }
@@ -125,6 +141,14 @@ impl EngineOptions {
     pub(crate) fn with_selectivity(mut self, selectivity: Selectivity) -> EngineOptions {
         self.selectivity = selectivity;
         self.default_selectivity = selectivity;
+        self
+    }
+
+    /// The same, with `OwnBook`'s default (and value) `on` (`--no-book`).
+    #[must_use]
+    pub(crate) fn with_own_book(mut self, on: bool) -> EngineOptions {
+        self.own_book = on;
+        self.default_own_book = on;
         self
     }
 
@@ -156,6 +180,7 @@ impl EngineOptions {
             "WldEmpties" => spin(t.wld_empties, 0, 64),
             "ExactEmpties" => spin(t.exact_empties, 0, 64),
             "SolverEmpties" => spin(t.small_solver_empties, 0, 64),
+            "BookRandomness" => spin(0, 0, 64),
             "Selectivity" => OptionKind::Combo {
                 default: self.default_selectivity.to_string(),
                 values: Selectivity::ALL.map(|s| s.to_string()).to_vec(),
@@ -169,6 +194,12 @@ impl EngineOptions {
             "KalahDatabase" => OptionKind::String {
                 default: DatabaseSource::Auto.to_string(),
             },
+            "BookFile" => OptionKind::String {
+                default: BUILTIN_WEIGHTS.to_string(),
+            },
+            "OwnBook" => OptionKind::Check {
+                default: self.default_own_book,
+            },
             "EvalFile" => OptionKind::String {
                 default: self
                     .default_eval
@@ -178,6 +209,12 @@ impl EngineOptions {
             },
             _ => OptionKind::Check { default: false },
         }
+    }
+
+    /// The opening book a `go` plays from, unless `OwnBook` is off.
+    pub(crate) fn book(&self) -> Option<Arc<Book>> {
+        self.own_book
+            .then(|| self.book_file.clone().unwrap_or_else(Book::builtin))
     }
 
     /// The evaluation the options choose.
@@ -228,6 +265,7 @@ impl EngineOptions {
                     "MidDepth" => t.mid_depth = small,
                     "WldEmpties" => t.wld_empties = small,
                     "ExactEmpties" => t.exact_empties = small,
+                    "BookRandomness" => self.book_randomness = small,
                     _ => t.small_solver_empties = small,
                 }
             }
@@ -257,6 +295,18 @@ impl EngineOptions {
                 }
                 self.kalah_db = source;
             }
+            OptionKind::String { .. } if name == "BookFile" => {
+                self.book_file = (value != BUILTIN_WEIGHTS)
+                    .then(|| {
+                        let path = self
+                            .files
+                            .resolve(Path::new(value))
+                            .map_err(|e| e.to_string())?;
+                        read_book(&path).map(Arc::new).map_err(|e| e.to_string())
+                    })
+                    .transpose()
+                    .map_err(|reason| OptionError::Unusable { name, reason })?;
+            }
             OptionKind::String { .. } => {
                 let unusable = |e: &dyn std::fmt::Display| OptionError::Unusable {
                     name,
@@ -270,7 +320,7 @@ impl EngineOptions {
                     EvalChoice::new(self.eval.kind, file.as_deref()).map_err(|e| unusable(&e))?;
             }
             OptionKind::Check { .. } => {
-                self.pass_info = match value {
+                let on = match value {
                     "true" => true,
                     "false" => false,
                     _ => {
@@ -280,6 +330,11 @@ impl EngineOptions {
                         });
                     }
                 };
+                if name == "OwnBook" {
+                    self.own_book = on;
+                } else {
+                    self.pass_info = on;
+                }
             }
         }
         Ok(())

@@ -44,5 +44,6 @@ pub(crate) fn limits(go: &Go, position: &AnyPosition, stop: &Arc<AtomicBool>) ->
         stop: Some(Arc::clone(stop)),
         progress: None,
         asked: None,
+        exclude: Vec::new(),
     }
 }

@@ -125,6 +125,20 @@ pub enum OpeningError {
     /// An openings file with none.
     #[error("no openings in the file")]
     Empty,
+    /// Openings from the book asked of another game than 8x8 Othello.
+    #[error("book openings are 8x8 Othello's, not {0}'s")]
+    BookGame(GameId),
+    /// No book line that long with a value that small.
+    #[error(
+        "the book has no line of {plies} plies to a position valued within {max_value} discs: \
+         ask for fewer plies or a larger value"
+    )]
+    NoneInBook {
+        /// Plies asked for.
+        plies: usize,
+        /// Largest value asked for.
+        max_value: i32,
+    },
     /// No unfinished position at that many plies.
     #[error("{game} has no unfinished position {plies} plies from the start")]
     NoneAfter {

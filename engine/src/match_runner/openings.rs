@@ -6,7 +6,9 @@ use std::fmt;
 use rand::{RngExt, SeedableRng, rngs::StdRng};
 
 use super::error::OpeningError;
-use crate::game::{AnyPosition, GameId, Start};
+use crate::book::{Book, Key, key_of};
+use crate::game::othello::{Geometry, Othello, OthelloMove};
+use crate::game::{AnyPosition, Game, GameId, Start};
 
 /// Where a game starts: a start (`startpos`, `parallel` or a position text) and moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -165,6 +167,104 @@ impl Walk {
     }
 }
 
+/// Openings from the opening book, as XOT's are from its list: the positions `plies` book
+/// moves from the standard start (moves to book positions) that the book values within
+/// `max_value` discs, one per symmetry class; with more than `wanted`, `wanted` drawn from
+/// `seed`. In the order of their lines' moves.
+///
+/// # Errors
+/// Another game than 8x8 Othello, or no such position in the book.
+pub fn from_book(
+    book: &Book,
+    game: GameId,
+    plies: usize,
+    max_value: i32,
+    wanted: Option<usize>,
+    seed: u64,
+) -> Result<Vec<Opening>, OpeningError> {
+    if game != GameId::Othello(Geometry::Board8x8) {
+        return Err(OpeningError::BookGame(game));
+    }
+    let mut found: Vec<(Othello, Vec<String>)> = Vec::new();
+    let mut seen = HashSet::new();
+    let mut line = Vec::new();
+    book_lines(
+        book,
+        Othello::start(Geometry::Board8x8, Start::Standard),
+        plies,
+        &mut line,
+        &mut seen,
+        &mut found,
+    );
+    found.retain(|(position, _)| {
+        key_of(position)
+            .and_then(|key| book.value(&key))
+            .is_some_and(|v| v.abs() <= max_value)
+    });
+    if found.is_empty() {
+        return Err(OpeningError::NoneInBook { plies, max_value });
+    }
+    if let Some(wanted) = wanted.filter(|&w| w < found.len()) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut chosen: Vec<usize> =
+            rand::seq::index::sample(&mut rng, found.len(), wanted).into_vec();
+        chosen.sort_unstable();
+        found = chosen.into_iter().map(|i| found[i].clone()).collect();
+    }
+    Ok(found
+        .into_iter()
+        .map(|(position, moves)| Opening {
+            start: "startpos".into(),
+            moves,
+            position: AnyPosition::Othello(position),
+        })
+        .collect())
+}
+
+/// Appends to `found` the book positions `plies` book moves from `position`, by the first
+/// line that reaches each symmetry class (`seen` holds the classes met at each depth).
+fn book_lines(
+    book: &Book,
+    position: Othello,
+    plies: usize,
+    line: &mut Vec<String>,
+    seen: &mut HashSet<(Key, usize)>,
+    found: &mut Vec<(Othello, Vec<String>)>,
+) {
+    let Some(key) = key_of(&position) else {
+        return;
+    };
+    if !seen.insert((key, plies)) {
+        return;
+    }
+    if plies == 0 {
+        found.push((position, line.clone()));
+        return;
+    }
+    for m in book.moves(&position).iter().filter(|m| !m.leaves_book) {
+        let child = position.play(m.mv);
+        line.push(m.mv.to_string());
+        if child.moves() == 0 {
+            // A forced pass is a ply of its own.
+            if plies >= 2 {
+                line.push("pass".into());
+                book_lines(
+                    book,
+                    child.play(OthelloMove::PASS),
+                    plies - 2,
+                    line,
+                    seen,
+                    found,
+                );
+                line.pop();
+            }
+        } else {
+            book_lines(book, child, plies - 1, line, seen, found);
+        }
+        line.pop();
+    }
+}
+
 /// Up to `wanted` distinct unfinished positions `plies` random moves from `start`, within
 /// a bounded number of tries.
 fn draw(start: AnyPosition, plies: usize, wanted: usize, seed: u64) -> Vec<Opening> {
@@ -224,6 +324,39 @@ pub fn from_text(game: GameId, text: &str) -> Result<Vec<Opening>, OpeningError>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn book_openings_are_even_book_positions_one_per_symmetry_class() {
+        let game: GameId = "othello8x8".parse().unwrap();
+        let book = Book::builtin();
+        let all = from_book(&book, game, 4, 64, None, 0).unwrap();
+        let even = from_book(&book, game, 4, 2, None, 0).unwrap();
+        assert!(even.len() < all.len() && !even.is_empty());
+        let mut classes = HashSet::new();
+        for opening in &even {
+            let AnyPosition::Othello(p) = opening.position else {
+                unreachable!()
+            };
+            let key = key_of(&p).unwrap();
+            assert!(book.value(&key).unwrap().abs() <= 2);
+            assert!(classes.insert(key), "one per symmetry class");
+            assert_eq!(opening.moves.len(), 4);
+            // Each line is made of book moves.
+            let replayed = Opening::parse(game, &opening.to_string()).unwrap();
+            assert_eq!(replayed.position, opening.position);
+        }
+        let drawn = from_book(&book, game, 4, 64, Some(5), 7).unwrap();
+        assert_eq!(drawn.len(), 5);
+        assert_eq!(drawn, from_book(&book, game, 4, 64, Some(5), 7).unwrap());
+        assert!(matches!(
+            from_book(&book, "kalah6x4".parse().unwrap(), 4, 4, None, 0),
+            Err(OpeningError::BookGame(_))
+        ));
+        assert!(matches!(
+            from_book(&book, game, 59, 4, None, 0),
+            Err(OpeningError::NoneInBook { .. })
+        ));
+    }
 
     #[test]
     fn distinct_positions_after_a_few_plies() {

@@ -13,6 +13,7 @@ use super::{
     Algorithm, Bound, DEPTH_TO_END, Goal, Iteration, Limits, Proof, RankedMove, Report, Score,
     SearchParams, SearchResult, Searchable, Selectivity, TranspositionTable, reported_depth,
 };
+use crate::game::GameMove;
 
 /// Heuristic iterations stop this many plies short of the end before an exact or
 /// win/loss/draw solve of a game that counts its empty squares.
@@ -180,6 +181,7 @@ pub fn search_with<G: Searchable>(
             || limits.nodes.is_some()
             || limits.stop.is_some(),
         stop: Some(Arc::clone(&stop_helpers)),
+        exclude: limits.exclude.clone(),
         ..Limits::default()
     };
     let helper_params = SearchParams {
@@ -241,6 +243,11 @@ fn search_thread<G: Searchable>(
         DEPTH_TO_END,
         root_entry.and_then(|e| e.best_move()),
     );
+    if moves.iter().any(|m| !limits.exclude.contains(&m.to_byte())) {
+        moves.retain(|m| !limits.exclude.contains(&m.to_byte()));
+    }
+    let excluded = moves.len() < position.count_moves();
+    s.partial_root = excluded;
     spread_for_helper(&mut moves, helper);
     if moves.is_empty() {
         return SearchResult {
@@ -318,7 +325,7 @@ fn search_thread<G: Searchable>(
                 window,
                 report,
             );
-            s.partial_root = false;
+            s.partial_root = excluded;
             if s.stopped {
                 break;
             }

@@ -34,6 +34,11 @@ pub struct Limits {
     /// Where the search publishes its node count as it goes (every [`CHECK_INTERVAL`]
     /// nodes), for progress reports from another thread.
     pub progress: Option<Arc<AtomicU64>>,
+    /// Root moves not to search (as [`GameMove::to_byte`](crate::game::GameMove::to_byte)
+    /// gives them), unless that leaves none: the best of the other moves is searched for
+    /// (an opening book values the moves that leave it this way). Such a search's root
+    /// value is not stored in the table: it is not the position's.
+    pub exclude: Vec<u8>,
 }
 
 impl Limits {

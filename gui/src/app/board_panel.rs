@@ -65,6 +65,15 @@ impl App {
                     .collect()
             })
             .unwrap_or_default();
+        // The book's values, from the analysis of this position that received them.
+        let book: Vec<(String, i32)> = self
+            .control
+            .links
+            .iter()
+            .filter_map(EngineLink::shown_search)
+            .find(|s| s.ply == cursor && !s.book.is_empty())
+            .map(|s| s.book.iter().map(|(m, v)| (m.clone(), *v)).collect())
+            .unwrap_or_default();
         let best = analysis
             .and_then(|s| s.iterations.last())
             .and_then(|i| i.pv.first().cloned());
@@ -80,6 +89,7 @@ impl App {
             pv,
             values,
             best,
+            book,
         };
         if let Some(mv) = board::show(ui, &position, &overlay) {
             if !human {

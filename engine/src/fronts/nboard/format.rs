@@ -36,6 +36,14 @@ pub(super) fn search_line(info: &Info, empties: u32) -> String {
     )
 }
 
+/// `book F5 -1.00 1234 0`: a move of the opening book, its value and the recorded games
+/// that played it (depth 0: the value is the book's, not a search's).
+pub(super) fn book_line(info: &Info, games: u64) -> String {
+    let pv: Vec<String> = info.pv.iter().map(|m| ggf_move(m)).collect();
+    let value = info.score.map_or(0, |s| s.value);
+    format!("book {} {:.2} {games} 0", pv.join("-"), f64::from(value))
+}
+
 /// `=== F5/-1.00/0.52`: the move chosen, its value for the mover, seconds taken.
 pub(super) fn chosen(mv: &str, value: i32, seconds: f64) -> String {
     format!("=== {}/{:.2}/{seconds:.2}", ggf_move(mv), f64::from(value))
@@ -81,5 +89,10 @@ mod tests {
             "search F5-PA -3.00 0 100%"
         );
         assert_eq!(line(end, Proof::Wld, None, 9), "search F5-PA -3.00 0 100%W");
+        let book = Info {
+            book: Some(1234),
+            ..info(plies, heuristic, None)
+        };
+        assert_eq!(book_line(&book, 1234), "book F5-PA -3.00 1234 0");
     }
 }

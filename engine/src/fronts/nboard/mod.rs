@@ -18,7 +18,7 @@ use protocol::{Go, MultiPv};
 
 use super::{Flow, Lines};
 use crate::ENGINE_NAME;
-use crate::core::{Ending, Engine, Event, EventSink, FileAccess, Request, Shared};
+use crate::core::{BookUse, Ending, Engine, Event, EventSink, FileAccess, Request, Shared};
 use crate::game::othello::Othello;
 use crate::game::{AnyPosition, Game, Side};
 use crate::ggf::GgfGame;
@@ -73,7 +73,10 @@ impl EventSink for Replies {
             Event::Iteration(lines) if running.task != Task::Analyze => {
                 let empties = running.position.empties().unwrap_or(0);
                 for info in &lines {
-                    self.say(format::search_line(info, empties));
+                    self.say(match info.book {
+                        Some(games) => format::book_line(info, games),
+                        None => format::search_line(info, empties),
+                    });
                 }
             }
             Event::Progress { nodes, elapsed } => {
@@ -280,6 +283,11 @@ impl NboardFront {
             progress: Some(NODESTATS_INTERVAL),
             game: (task == Task::Analyze)
                 .then(|| positions.iter().map(|&p| AnyPosition::Othello(p)).collect()),
+            book: match task {
+                Task::Move => BookUse::Play,
+                Task::Hint => BookUse::Show,
+                Task::Analyze => BookUse::Protocol,
+            },
         };
         *self
             .replies
