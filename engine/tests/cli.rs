@@ -402,3 +402,144 @@ fn train_fits_weights_that_accuracy_and_the_engine_use() {
     assert!(!out.status.success());
     assert_eq!(stderr(&out).trim().lines().count(), 1, "{}", stderr(&out));
 }
+
+#[test]
+fn a_book_is_built_resumed_sharded_deepened_added_to_and_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::write(games.join("random.wtb"), random_games_wthor(200, 3)).unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let build = |out: &str, shard: &str| {
+        engine(&[
+            "book",
+            "build",
+            games.to_str().unwrap(),
+            "-o",
+            out,
+            "--plies",
+            "4",
+            "--min-games",
+            "3",
+            "--depth",
+            "2",
+            "--shard",
+            shard,
+            "--threads",
+            "2",
+        ])
+    };
+    let out = build(&path("b.gsb"), "1/1");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("positions, ") && text.contains("main line"),
+        "{text}"
+    );
+    let whole = std::fs::read(path("b.gsb")).unwrap();
+    // Run again, it resumes with nothing left to search, and the book is unchanged.
+    let again = build(&path("b.gsb"), "1/1");
+    assert!(stderr(&again).contains("resuming"), "{}", stderr(&again));
+    assert_eq!(std::fs::read(path("b.gsb")).unwrap(), whole);
+    // Two shards merged make the same book.
+    for (shard, name) in [("1/2", "s1.gsb"), ("2/2", "s2.gsb")] {
+        assert!(build(&path(name), shard).status.success());
+    }
+    let merged = engine(&[
+        "book",
+        "merge",
+        &path("s1.gsb"),
+        &path("s2.gsb"),
+        "-o",
+        &path("m.gsb"),
+    ]);
+    assert!(merged.status.success(), "{}", stderr(&merged));
+    assert_eq!(std::fs::read(path("m.gsb")).unwrap(), whole);
+    // Its moves in a position; the four first moves are one by symmetry.
+    let shown = stdout(&engine(&[
+        "book",
+        "show",
+        "startpos",
+        "--book",
+        &path("b.gsb"),
+    ]));
+    let values: Vec<&str> = shown
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().nth(1).unwrap())
+        .collect();
+    assert_eq!(values.len(), 4, "{shown}");
+    assert!(values.iter().all(|v| *v == values[0]), "{shown}");
+    let far = stdout(&engine(&[
+        "book",
+        "show",
+        "startpos moves f5 f6 e6 f4 e3 c5",
+        "--book",
+        &path("b.gsb"),
+    ]));
+    assert_eq!(far.trim(), "not in the book");
+    // Deepening and adding a game grow it.
+    let count = |book: &str| -> usize {
+        let info = stdout(&engine(&["book", "info", book]));
+        info.split(": ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let before = count(&path("b.gsb"));
+    let deepened = engine(&[
+        "book",
+        "deepen",
+        &path("b.gsb"),
+        "--positions",
+        "5",
+        "--depth",
+        "2",
+    ]);
+    assert!(deepened.status.success(), "{}", stderr(&deepened));
+    assert!(count(&path("b.gsb")) >= before + 5);
+    let ggf = dir.path().join("g.ggf");
+    std::fs::write(
+        &ggf,
+        "(;GM[Othello]PC[test]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6]B[C3]W[D3]B[C4];)",
+    )
+    .unwrap();
+    let before = count(&path("b.gsb"));
+    let added = engine(&[
+        "book",
+        "add",
+        &path("b.gsb"),
+        ggf.to_str().unwrap(),
+        "--plies",
+        "5",
+        "--depth",
+        "2",
+    ]);
+    assert!(added.status.success(), "{}", stderr(&added));
+    assert!(count(&path("b.gsb")) > before);
+    let line = stdout(&engine(&[
+        "book",
+        "show",
+        "startpos moves f5 d6 c3 d3",
+        "--book",
+        &path("b.gsb"),
+    ]));
+    assert!(
+        line.starts_with("move"),
+        "the game's fifth position is in the book: {line}"
+    );
+    // A damaged book is refused with one line, as is a missing one.
+    let mut damaged = std::fs::read(path("b.gsb")).unwrap();
+    let middle = damaged.len() / 2;
+    damaged[middle] ^= 1;
+    std::fs::write(path("d.gsb"), damaged).unwrap();
+    for book in [path("d.gsb"), path("missing.gsb")] {
+        let out = engine(&["book", "info", &book]);
+        assert!(!out.status.success());
+        assert_eq!(stderr(&out).trim().lines().count(), 1, "{}", stderr(&out));
+    }
+}

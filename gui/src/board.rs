@@ -40,14 +40,14 @@ impl Overlay {
         if self.legal.iter().any(|m| m == name) {
             notes.push("legal".to_string());
         }
-        if let Some(&(_, v)) = self.book.iter().find(|(m, _)| m == name) {
-            notes.push(format!("book {v:+}"));
-        }
         if let Some(v) = self.value(name) {
             notes.push(format!("value {v:+}"));
             if self.best.as_deref() == Some(name) {
                 notes.push("best".into());
             }
+        }
+        if let Some(&(_, v)) = self.book.iter().find(|(m, _)| m == name) {
+            notes.push(format!("book {v:+}"));
         }
         if notes.is_empty() {
             name.to_string()

@@ -368,6 +368,8 @@ fn shown_values(h: &Harness<'static, App>) -> Vec<(String, i32, bool)> {
             let label = n.accesskit_node().label()?;
             let (name, notes) = label.split_once(" (legal, value ")?;
             let notes = notes.strip_suffix(')')?;
+            // A book value, when the move has one, comes last.
+            let notes = notes.split(", book ").next()?;
             let (value, best) = match notes.strip_suffix(", best") {
                 Some(value) => (value, true),
                 None => (notes, false),
@@ -375,6 +377,33 @@ fn shown_values(h: &Harness<'static, App>) -> Vec<(String, i32, bool)> {
             Some((name.to_string(), value.parse().ok()?, best))
         })
         .collect()
+}
+
+#[test]
+fn analysis_writes_the_book_value_on_every_book_move() {
+    let mut s = settings("othello8x8", [Controller::Human, Controller::Human]);
+    s.analyse = true;
+    let mut h = harness(s);
+    let book = engine::book::Book::builtin();
+    let start: engine::game::GameId = "othello8x8".parse().unwrap();
+    let engine::game::AnyPosition::Othello(position) = start.position("startpos").unwrap() else {
+        unreachable!()
+    };
+    let expected = book.moves(&position);
+    assert_eq!(expected.len(), 4);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    for m in &expected {
+        let label = format!("book {:+})", m.value);
+        while !h.query_all_by_label_contains(&label).any(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.starts_with(&m.mv.to_string()))
+        }) {
+            assert!(Instant::now() < deadline, "no book value on {}", m.mv);
+            h.step();
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
 }
 
 #[test]

@@ -149,11 +149,29 @@ impl Book {
         self.values.get(key).copied()
     }
 
-    /// Adds a position (reached by `games` more games), or counts them on the one held;
-    /// its leaf is searched again (`revalue` after a batch of changes).
+    /// Adds a position (reached by `games` more games), or counts them on the one held.
+    /// The leaves this makes stale ([`Book::stale_leaves`]: the new position's, and its
+    /// parents' whose leaf led to it) are then searched, and the book valued again.
     pub fn add(&mut self, key: Key, games: u32) {
         let entry = self.entries.entry(key).or_default();
         entry.games = entry.games.saturating_add(games);
+    }
+
+    /// The union of `books` (the shards of one build, say): each position's games are the
+    /// most any of them counts, its leaf the deepest any of them searched.
+    #[must_use]
+    pub fn merge<'a>(books: impl IntoIterator<Item = &'a Book>) -> Book {
+        let mut merged: HashMap<Key, Entry> = HashMap::new();
+        for book in books {
+            for (key, entry) in &book.entries {
+                let held = merged.entry(*key).or_default();
+                held.games = held.games.max(entry.games);
+                if entry.leaf.map(|l| l.depth) > held.leaf.map(|l| l.depth) {
+                    held.leaf = entry.leaf;
+                }
+            }
+        }
+        Book::new(merged)
     }
 
     /// Sets a position's leaf.
@@ -331,7 +349,11 @@ impl Book {
             if best.leaves_book {
                 break;
             }
-            position = settle(&position, best.mv).0;
+            let (next, passed) = settle(&position, best.mv);
+            if passed {
+                line.push(OthelloMove::PASS);
+            }
+            position = next;
         }
         line
     }

@@ -3,7 +3,7 @@ use std::collections::HashMap;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::build::{LeafSearch, complete, deepen, frontier, positions_of, select};
+use super::build::{LeafSearch, complete, deepen, frontier, in_shard, positions_of, select};
 use super::file::{parse, to_bytes};
 use super::*;
 use crate::match_runner::Shard;
@@ -198,30 +198,30 @@ fn shards_merge_into_the_whole_book() {
     let whole = small_book(dir.path());
     let games = games();
     let counts: HashMap<Key, u32> = select(games.iter().map(Vec::as_slice), 4, 2);
-    let mut merged: HashMap<Key, Entry> = HashMap::new();
-    for index in 1..=2 {
-        let mut book = Book::new(
-            counts
-                .iter()
-                .map(|(&key, &games)| (key, Entry { games, leaf: None }))
-                .collect(),
-        );
-        let shard = Shard { index, count: 2 };
-        complete(
-            &mut book,
-            SHALLOW,
-            shard,
-            1,
-            &dir.path().join("s.gsb"),
-            &mut |_, _| {},
-        )
-        .unwrap();
-        for (key, entry) in book.entries() {
-            let held = merged.entry(*key).or_insert(*entry);
-            if entry.leaf.is_some() {
-                held.leaf = entry.leaf;
-            }
-        }
-    }
-    assert_eq!(&merged, whole.entries());
+    let shards: Vec<Book> = (1..=2)
+        .map(|index| {
+            let mut book = Book::new(
+                counts
+                    .iter()
+                    .map(|(&key, &games)| (key, Entry { games, leaf: None }))
+                    .collect(),
+            );
+            let shard = Shard { index, count: 2 };
+            let path = dir.path().join(format!("s{index}.gsb"));
+            complete(&mut book, SHALLOW, shard, 1, &path, &mut |_, _| {}).unwrap();
+            // A shard searches its own share of the leaves only.
+            assert!(
+                book.entries()
+                    .iter()
+                    .all(|(&key, e)| e.leaf.is_none() || in_shard(shard, key))
+            );
+            book
+        })
+        .collect();
+    let merged = Book::merge(&shards);
+    assert_eq!(merged.entries(), whole.entries());
+    assert_eq!(
+        merged.value(&key_of(&start()).unwrap()),
+        whole.value(&key_of(&start()).unwrap())
+    );
 }

@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use engine::book::build::{LeafSearch, add_games, complete, deepen, positions_of, select};
 use engine::book::{Book, Entry, read_book, write_book};
 use engine::game::othello::{Geometry, OthelloMove};
-use engine::game::{AnyPosition, GameId};
+use engine::game::{AnyPosition, Game, GameId};
 use engine::ggf::parse_games;
 use engine::match_runner::{Opening, Shard};
 use engine::search::Selectivity;
@@ -46,6 +46,24 @@ enum BookCommand {
         /// The book (the shipped one when not given).
         #[arg(long)]
         book: Option<PathBuf>,
+    },
+    /// Compare the book's values and best moves with deeper searches of a sample of its
+    /// positions.
+    Check {
+        /// The book (the shipped one when not given).
+        book: Option<PathBuf>,
+        /// Positions compared.
+        #[arg(long, default_value_t = 100)]
+        sample: usize,
+        /// Depth of the searches compared with.
+        #[arg(long, default_value_t = 18)]
+        depth: u32,
+        /// Draws the sample.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads of each search.
+        #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, usize::from))]
+        threads: usize,
     },
     /// Say what a book holds (reading and checking all of it).
     Info {
@@ -149,17 +167,11 @@ pub fn run(args: &BookArgs) -> anyhow::Result<()> {
         }
         BookCommand::Add(args) => add(args),
         BookCommand::Merge { inputs, output } => {
-            let mut merged = std::collections::HashMap::<_, Entry>::new();
-            for path in inputs {
-                for (key, entry) in read_book(path)?.entries() {
-                    let held = merged.entry(*key).or_default();
-                    held.games = held.games.max(entry.games);
-                    if entry.leaf.map(|l| l.depth) > held.leaf.map(|l| l.depth) {
-                        held.leaf = entry.leaf;
-                    }
-                }
-            }
-            let book = Book::new(merged);
+            let books = inputs
+                .iter()
+                .map(|path| read_book(path))
+                .collect::<Result<Vec<_>, _>>()?;
+            let book = Book::merge(&books);
             write_book(&book, output)?;
             let stale = book.stale_leaves().len();
             println!("{}: {} positions", output.display(), book.len());
@@ -172,6 +184,13 @@ pub fn run(args: &BookArgs) -> anyhow::Result<()> {
             Ok(())
         }
         BookCommand::Show { position, book } => show(position, book.as_deref()),
+        BookCommand::Check {
+            book,
+            sample,
+            depth,
+            seed,
+            threads,
+        } => check(&*load(book.as_deref())?, *sample, *depth, *seed, *threads),
         BookCommand::Info { book } => {
             let loaded = load(book.as_deref())?;
             let name = book.as_ref().map_or_else(
@@ -318,6 +337,60 @@ fn show(position: &str, path: Option<&Path>) -> anyhow::Result<()> {
         };
         println!("{:<6} {:>+6} {games:>8}", m.mv.to_string(), m.value);
     }
+    Ok(())
+}
+
+fn check(book: &Book, sample: usize, depth: u32, seed: u64, threads: usize) -> anyhow::Result<()> {
+    use rand::SeedableRng;
+    let mut keys: Vec<_> = book.entries().keys().copied().collect();
+    keys.sort_unstable();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let chosen = rand::seq::index::sample(&mut rng, keys.len(), sample.min(keys.len()));
+    let params = engine::search::SearchParams {
+        threads: threads.max(1),
+        // As the engine plays (and the book's leaves were searched).
+        selectivity: Selectivity::PLAY,
+        ..engine::search::SearchParams::default()
+    };
+    let evaluator = engine::search::eval::Evaluator::default();
+    let mut tt = engine::search::TranspositionTable::new(256);
+    let (mut errors, mut same_move) = (Vec::new(), 0);
+    let started = Instant::now();
+    for (n, i) in chosen.into_iter().enumerate() {
+        let position = engine::book::position_of(keys[i]);
+        let limits = engine::search::Limits::depth_or_solve(depth, position.empties());
+        let deep = engine::search::search_with(
+            &position,
+            &mut tt,
+            &params,
+            &evaluator,
+            &limits,
+            &mut |_| {},
+        );
+        let moves = book.moves(&position);
+        let best = moves.first().context("a book position has book moves")?;
+        errors.push((best.value - deep.score.value).abs());
+        same_move += usize::from(deep.best_move == Some(best.mv));
+        if (n + 1) % 10 == 0 {
+            eprintln!(
+                "  {}/{sample} compared, {:.0} s",
+                n + 1,
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    errors.sort_unstable();
+    let count = errors.len().max(1) as f64;
+    println!(
+        "{} positions against depth {depth}: mean |book - search| {:.2} discs, median {}, \
+         90th percentile {}, largest {}; same best move {:.0}%",
+        errors.len(),
+        errors.iter().sum::<i32>() as f64 / count,
+        errors.get(errors.len() / 2).unwrap_or(&0),
+        errors.get(errors.len() * 9 / 10).unwrap_or(&0),
+        errors.last().unwrap_or(&0),
+        100.0 * same_move as f64 / count
+    );
     Ok(())
 }
 
