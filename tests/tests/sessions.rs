@@ -431,7 +431,26 @@ fn every_bad_input_is_answered_and_the_session_goes_on(client: &mut Client) {
         .command(&position_command("othello8x8", &[]), PATIENCE)
         .unwrap();
     client.send_line("go infinite id busy").unwrap();
-    expect_error(client, b"go depth 2\n", "busy");
+    client.send_line("go depth 2").unwrap();
+    client.send_line("isready").unwrap();
+    // The running search's lines may come first (in this book position, the book's
+    // moves are sent as the analysis starts).
+    let running = |m: &Message| matches!(m, Message::Info(i) if i.id.as_deref() == Some("busy"));
+    let refusal = loop {
+        match client.next_message(PATIENCE).unwrap() {
+            m if running(&m) => {}
+            Message::Error(reason) => break reason,
+            other => panic!("expected the busy error, got '{other}'"),
+        }
+    };
+    assert!(refusal.contains("busy"), "{refusal}");
+    loop {
+        match client.next_message(PATIENCE).unwrap() {
+            m if running(&m) => {}
+            Message::ReadyOk => break,
+            other => panic!("expected readyok, got '{other}'"),
+        }
+    }
     client.send_line("stop").unwrap();
     loop {
         if let Message::BestMove(best) = client.next_message(PATIENCE).unwrap() {
