@@ -26,12 +26,12 @@ const NO_LEAF: u8 = 255;
 #[derive(Debug, Error)]
 pub enum BookError {
     /// The file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: String,
-        /// Why.
-        source: std::io::Error,
+        /// Why (in the message, not a source: a chain of causes would repeat it).
+        error: std::io::Error,
     },
     /// Not a book, or a damaged one.
     #[error("{path}: {reason}")]
@@ -48,9 +48,9 @@ pub enum BookError {
 /// # Errors
 /// A file that cannot be read, is not a book, or is damaged.
 pub fn read_book(path: &Path) -> Result<Book, BookError> {
-    let bytes = std::fs::read(path).map_err(|source| BookError::Io {
+    let bytes = std::fs::read(path).map_err(|error| BookError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     })?;
     parse(&bytes, &path.display().to_string())
 }
@@ -148,9 +148,9 @@ pub fn to_bytes(book: &Book) -> Vec<u8> {
 /// # Errors
 /// When the file cannot be written.
 pub fn write_book(book: &Book, path: &Path) -> Result<(), BookError> {
-    let io = |source| BookError::Io {
+    let io = |error| BookError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     };
     let mut temporary = path.as_os_str().to_owned();
     temporary.push(".tmp");

@@ -342,6 +342,9 @@ fn show(position: &str, path: Option<&Path>) -> anyhow::Result<()> {
 
 fn check(book: &Book, sample: usize, depth: u32, seed: u64, threads: usize) -> anyhow::Result<()> {
     use rand::SeedableRng;
+    if !(1..=60).contains(&depth) {
+        bail!("--depth must be between 1 and 60");
+    }
     let mut keys: Vec<_> = book.entries().keys().copied().collect();
     keys.sort_unstable();
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
