@@ -226,11 +226,8 @@ pub fn deepen(
     let mut added = 0;
     progress(0, positions);
     loop {
-        let stale = book.stale_leaves();
-        search_leaves(book, &stale, settings, threads, &mut |book, _, _| {
-            write_book(book, path).map_err(Into::into)
-        })?;
-        write_book(book, path)?;
+        let whole = Shard { index: 1, count: 1 };
+        complete(book, settings, whole, threads, path, &mut |_, _| {})?;
         if added >= positions {
             return Ok(());
         }

@@ -106,6 +106,17 @@ impl Book {
         book
     }
 
+    /// A book of positions reached by these numbers of games, no leaf searched yet.
+    #[must_use]
+    pub fn from_counts(counts: impl IntoIterator<Item = (Key, u32)>) -> Book {
+        Book::new(
+            counts
+                .into_iter()
+                .map(|(key, games)| (key, Entry { games, leaf: None }))
+                .collect(),
+        )
+    }
+
     /// The book shipped in the engine (`engine/data/book.gsb`), read once.
     ///
     /// # Panics

@@ -39,12 +39,7 @@ const SHALLOW: LeafSearch = LeafSearch {
 fn small_book(dir: &std::path::Path) -> Book {
     let games = games();
     let counts = select(games.iter().map(Vec::as_slice), 4, 2);
-    let mut book = Book::new(
-        counts
-            .into_iter()
-            .map(|(key, games)| (key, Entry { games, leaf: None }))
-            .collect(),
-    );
+    let mut book = Book::from_counts(counts);
     complete(
         &mut book,
         SHALLOW,
@@ -200,12 +195,7 @@ fn shards_merge_into_the_whole_book() {
     let counts: HashMap<Key, u32> = select(games.iter().map(Vec::as_slice), 4, 2);
     let shards: Vec<Book> = (1..=2)
         .map(|index| {
-            let mut book = Book::new(
-                counts
-                    .iter()
-                    .map(|(&key, &games)| (key, Entry { games, leaf: None }))
-                    .collect(),
-            );
+            let mut book = Book::from_counts(counts.clone());
             let shard = Shard { index, count: 2 };
             let path = dir.path().join(format!("s{index}.gsb"));
             complete(&mut book, SHALLOW, shard, 1, &path, &mut |_, _| {}).unwrap();

@@ -6,7 +6,7 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use engine::book::build::{LeafSearch, add_games, complete, deepen, positions_of, select};
-use engine::book::{Book, Entry, read_book, write_book};
+use engine::book::{Book, read_book, write_book};
 use engine::game::othello::{Geometry, OthelloMove};
 use engine::game::{AnyPosition, Game, GameId};
 use engine::ggf::parse_games;
@@ -242,12 +242,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<()> {
         eprintln!("resuming {}", args.output.display());
         book
     } else {
-        Book::new(
-            counts
-                .into_iter()
-                .map(|(key, games)| (key, Entry { games, leaf: None }))
-                .collect(),
-        )
+        Book::from_counts(counts)
     };
     complete(
         &mut book,
