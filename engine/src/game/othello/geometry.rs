@@ -194,6 +194,19 @@ impl Shift {
         self.amount > 0
     }
 
+    /// The squares a step in this direction may land on (the others would wrap around
+    /// an edge).
+    #[must_use]
+    pub const fn keep(self) -> u64 {
+        self.keep
+    }
+
+    /// The shift amount: positive towards higher square indices.
+    #[must_use]
+    pub const fn amount(self) -> i32 {
+        self.amount
+    }
+
     /// Moves every bit one step in this direction.
     #[must_use]
     pub const fn apply(self, bits: u64) -> u64 {
