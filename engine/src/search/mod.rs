@@ -225,6 +225,14 @@ pub trait Searchable: Evaluate {
         None
     }
 
+    /// The value of the position where a search stops: [`horizon_value`] (the final score,
+    /// a database's value or the evaluation). A game whose evaluation finds what the end
+    /// of the game is checked by (Othello's: both sides' moves) overrides it to do that
+    /// work once.
+    fn horizon(&self, resources: &Self::Resources) -> Horizon {
+        horizon_value(self, resources)
+    }
+
     /// Multi-ProbCut's prediction at a node searched to `depth` (at least
     /// [`probcut::MIN_DEPTH`]), where the game has a model for it: the shallow search's
     /// depth and the spread of the deep value around its value.
@@ -249,6 +257,29 @@ pub trait Searchable: Evaluate {
     ) -> Option<i32> {
         let _ = (depth, alpha, beta, thresholds, ctx, resources);
         None
+    }
+}
+
+/// A position's value where a search stops, and where it comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Horizon {
+    /// The game is over: its final score.
+    End(i32),
+    /// A database's exact value.
+    Database(i32),
+    /// The evaluation's estimate.
+    Estimate(i32),
+}
+
+/// The final score when the game is over, else a database's value when one holds the
+/// position, else the evaluation.
+pub fn horizon_value<G: Searchable>(position: &G, resources: &G::Resources) -> Horizon {
+    if position.is_terminal() {
+        Horizon::End(position.final_score())
+    } else if let Some(v) = position.database_value(resources) {
+        Horizon::Database(v)
+    } else {
+        Horizon::Estimate(position.evaluate(resources))
     }
 }
 

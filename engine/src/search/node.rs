@@ -6,7 +6,7 @@ use super::busy::{BusyMoves, YoungBrothers, move_key};
 use super::limits::StopCheck;
 use super::probcut::{self, Prediction};
 use super::tt::{Store, TranspositionTable};
-use super::{Algorithm, INFINITY, SearchParams, SearchStats, Searchable, SolverContext};
+use super::{Algorithm, Horizon, INFINITY, SearchParams, SearchStats, Searchable, SolverContext};
 use crate::game::{Game, GameMove, MoveList};
 
 /// Remaining depth from which children's table entries are checked before searching.
@@ -119,14 +119,16 @@ impl<'a, G: Searchable> Searcher<'a, G> {
     #[inline]
     fn leaf(&mut self, position: &G) -> i32 {
         self.stats.leaf_evals += 1;
-        if position.is_terminal() {
-            position.final_score()
-        } else if let Some(v) = position.database_value(self.resources) {
-            self.stats.database_hits += 1;
-            v
-        } else {
-            self.stats.heuristic_leaves += 1;
-            position.evaluate(self.resources)
+        match position.horizon(self.resources) {
+            Horizon::End(v) => v,
+            Horizon::Database(v) => {
+                self.stats.database_hits += 1;
+                v
+            }
+            Horizon::Estimate(v) => {
+                self.stats.heuristic_leaves += 1;
+                v
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 //! Heuristic evaluation: what a search scores a position with when it stops before the end
 //! of the game. The rules know nothing of it; each game's evaluation is one file here.
 
+pub(crate) mod globals;
 mod kalah;
 pub mod othello;
 pub(crate) mod patterns;

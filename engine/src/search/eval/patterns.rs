@@ -1,5 +1,6 @@
 //! The patterns of the trained 8x8 evaluation: which squares each one reads, where its
-//! symmetric copies lie on the board, and how a position becomes table indices.
+//! symmetric copies lie on the board, and how a position becomes table indices (those of
+//! its pattern copies, then those of its [`globals`] features).
 //!
 //! A pattern is a set of squares read as a base-3 number (0 empty, 1 the side to move's
 //! disc, 2 the opponent's), its digits in ascending square order. Its copies under the
@@ -11,7 +12,9 @@
 
 use std::sync::LazyLock;
 
+use super::globals;
 use crate::game::othello::geometry::squares;
+use crate::game::othello::movegen::legal_moves;
 
 /// A board symmetry: bit 0 mirrors the columns, bit 1 the rows, bit 2 swaps rows and
 /// columns (applied to the coordinates first).
@@ -193,7 +196,10 @@ pub(crate) struct Instance {
 pub(crate) struct Layout {
     /// Every copy of every shape, 46 in all.
     pub(crate) instances: Vec<Instance>,
-    /// Length of one phase's table: the sum of `3^squares` over the shapes.
+    /// Where each whole-board feature's weights start in a phase's table (after the shapes').
+    pub(crate) globals: [u32; globals::COUNT],
+    /// Length of one phase's table: the sum of `3^squares` over the shapes, then a weight
+    /// per value of each whole-board feature.
     pub(crate) table_len: usize,
     /// For each table index, its weight's number among a phase's trained parameters
     /// (indices one symmetry apart share one).
@@ -275,8 +281,17 @@ impl Layout {
                 param.push(first_param[canonical]);
             }
         }
+        let mut global_offsets = [0; globals::COUNT];
+        for (offset, size) in global_offsets.iter_mut().zip(globals::SIZES) {
+            *offset = param.len() as u32;
+            for _ in 0..size {
+                param.push(params);
+                params += 1;
+            }
+        }
         Layout {
             instances,
+            globals: global_offsets,
             table_len: param.len(),
             param,
             params: params as usize,
@@ -285,24 +300,42 @@ impl Layout {
 }
 
 /// The table index of every copy of every shape in the position `(me, opp)`, in the
-/// order of [`Layout::instances`], offsets included.
+/// order of [`Layout::instances`], then of every whole-board feature, offsets included.
 #[inline]
 pub(crate) fn indices(me: u64, opp: u64, out: &mut [u32]) {
-    let (me, opp) = (all_transforms(me), all_transforms(opp));
-    let boards: [(u64, u64); SYMMETRIES] = std::array::from_fn(|s| (me[s], opp[s]));
+    let empty = !(me | opp);
+    let moves = [legal_moves(me, opp, empty), legal_moves(opp, me, empty)];
+    indices_with_moves(me, opp, moves, out);
+}
+
+/// [`indices`] of a position whose legal moves are known: `moves` (the side to move's,
+/// the opponent's).
+#[inline]
+pub(crate) fn indices_with_moves(me: u64, opp: u64, moves: [u64; 2], out: &mut [u32]) {
+    let layout = &*LAYOUT;
+    let (slots, global_slots) = out.split_at_mut(layout.instances.len());
+    let (mine, theirs) = (all_transforms(me), all_transforms(opp));
+    let boards: [(u64, u64); SYMMETRIES] = std::array::from_fn(|s| (mine[s], theirs[s]));
     let ternary = &*TERNARY;
-    for (slot, inst) in out.iter_mut().zip(&LAYOUT.instances) {
+    for (slot, inst) in slots.iter_mut().zip(&layout.instances) {
         let (m, o) = boards[inst.symmetry];
         *slot = inst.offset
             + ternary[gather(m, inst.mask) as usize]
             + 2 * ternary[gather(o, inst.mask) as usize];
     }
+    for ((slot, offset), value) in global_slots
+        .iter_mut()
+        .zip(layout.globals)
+        .zip(globals::values(me, opp, moves))
+    {
+        *slot = offset + value;
+    }
 }
 
-/// The number of shape copies: the length of [`indices`]' output.
+/// The number of table indices a position reads: the length of [`indices`]' output.
 #[must_use]
-pub(crate) fn instance_count() -> usize {
-    LAYOUT.instances.len()
+pub(crate) fn feature_count() -> usize {
+    LAYOUT.instances.len() + globals::COUNT
 }
 
 #[cfg(test)]
@@ -353,12 +386,20 @@ mod tests {
             .map(|shape| LAYOUT.instances.iter().filter(|i| i.mask == *shape).count())
             .collect();
         assert_eq!(counts, [4, 8, 4, 4, 4, 4, 2, 4, 4, 4, 4]);
-        assert_eq!(instance_count(), 46);
-        assert_eq!(LAYOUT.table_len, 167_265);
+        assert_eq!(LAYOUT.instances.len(), 46);
+        assert_eq!(feature_count(), 46 + globals::COUNT);
+        assert_eq!(LAYOUT.table_len, 167_265 + 256);
     }
 
     /// Indices read square by square from the untransformed board.
     fn reference_indices(me: u64, opp: u64) -> Vec<u32> {
+        let empty = !(me | opp);
+        let moves = [legal_moves(me, opp, empty), legal_moves(opp, me, empty)];
+        let globals = LAYOUT
+            .globals
+            .iter()
+            .zip(globals::values(me, opp, moves))
+            .map(|(offset, value)| offset + value);
         LAYOUT
             .instances
             .iter()
@@ -378,13 +419,14 @@ mod tests {
                 }
                 inst.offset + index
             })
+            .chain(globals)
             .collect()
     }
 
     #[test]
     fn indices_match_a_square_by_square_reading() {
         let mut rng = StdRng::seed_from_u64(2);
-        let mut out = vec![0; instance_count()];
+        let mut out = vec![0; feature_count()];
         for _ in 0..300 {
             let (me, opp) = random_board(&mut rng);
             indices(me, opp, &mut out);
@@ -398,7 +440,7 @@ mod tests {
     #[test]
     fn symmetric_positions_share_weights() {
         let mut rng = StdRng::seed_from_u64(3);
-        let (mut a, mut b) = (vec![0; 46], vec![0; 46]);
+        let (mut a, mut b) = (vec![0; feature_count()], vec![0; feature_count()]);
         let params = |v: &[u32]| {
             let mut p: Vec<u32> = v.iter().map(|&i| LAYOUT.param[i as usize]).collect();
             p.sort_unstable();

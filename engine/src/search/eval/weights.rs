@@ -15,8 +15,9 @@ use flate2::read::ZlibDecoder;
 use flate2::write::ZlibEncoder;
 use thiserror::Error;
 
-use super::patterns::{LAYOUT, indices, instance_count};
+use super::patterns::{LAYOUT, feature_count, indices, indices_with_moves};
 use crate::game::othello::Othello;
+use crate::game::othello::movegen::legal_moves;
 
 /// Game phases, by discs on the board: 4-7, 8-11, ..., 60-64.
 pub const PHASES: usize = 15;
@@ -99,10 +100,11 @@ impl PatternWeights {
         PatternWeights { params, tables }
     }
 
-    /// Pattern copies read per position: the length of [`PatternWeights::features`]' output.
+    /// Table indices read per position (pattern copies, then whole-board features): the
+    /// length of [`PatternWeights::features`]' output.
     #[must_use]
     pub fn feature_count() -> usize {
-        instance_count()
+        feature_count()
     }
 
     /// The parameter (in one phase's numbering) that each pattern copy of the position
@@ -212,9 +214,19 @@ impl PatternWeights {
     #[inline]
     #[must_use]
     pub fn raw(&self, me: u64, opp: u64, empties: u32) -> i32 {
+        let empty = !(me | opp);
+        let moves = [legal_moves(me, opp, empty), legal_moves(opp, me, empty)];
+        self.raw_with_moves(me, opp, empties, moves)
+    }
+
+    /// [`raw`](Self::raw) of a position whose legal moves are known: `moves` (the side to
+    /// move's, the opponent's).
+    #[inline]
+    #[must_use]
+    pub fn raw_with_moves(&self, me: u64, opp: u64, empties: u32, moves: [u64; 2]) -> i32 {
         let mut idx = [0u32; 64];
-        let idx = &mut idx[..instance_count()];
-        indices(me, opp, idx);
+        let idx = &mut idx[..feature_count()];
+        indices_with_moves(me, opp, moves, idx);
         let table = &self.tables[phase(empties) * LAYOUT.table_len..][..LAYOUT.table_len];
         idx.iter().map(|&i| i32::from(table[i as usize])).sum()
     }
@@ -223,8 +235,16 @@ impl PatternWeights {
     #[inline]
     #[must_use]
     pub fn evaluate(&self, position: &Othello) -> i32 {
+        self.evaluate_with_moves(position, [position.moves(), position.opponent_moves()])
+    }
+
+    /// [`evaluate`](Self::evaluate) of a position whose legal moves are known: `moves`
+    /// (the side to move's, the opponent's).
+    #[inline]
+    #[must_use]
+    pub fn evaluate_with_moves(&self, position: &Othello, moves: [u64; 2]) -> i32 {
         let empties = position.empty().count_ones();
-        let raw = self.raw(position.me(), position.opp(), empties);
+        let raw = self.raw_with_moves(position.me(), position.opp(), empties, moves);
         (raw + SCALE / 2).div_euclid(SCALE).clamp(-62, 62)
     }
 }

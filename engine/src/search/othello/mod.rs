@@ -13,11 +13,11 @@ use arrayvec::ArrayVec;
 use super::eval::Evaluator;
 use super::eval::weights::ordering_term;
 use super::probcut::{Prediction, shallow_depth};
-use super::{Searchable, SolverContext, Thresholds};
+use super::{Horizon, Searchable, SolverContext, Thresholds, horizon_value};
 use crate::game::othello::geometry::squares;
 use crate::game::othello::movegen::{flips, legal_moves};
 use crate::game::othello::{Geometry, Othello, OthelloMove};
-use crate::game::{GameMove, MAX_MOVES, MoveList};
+use crate::game::{Game, GameMove, MAX_MOVES, MoveList};
 use order::{OrderTables, order_tables};
 use probcut::SigmaModel;
 
@@ -41,6 +41,20 @@ fn model() -> &'static SigmaModel {
 }
 
 impl Searchable for Othello {
+    /// With the trained evaluation, which reads both sides' moves, those moves also tell
+    /// whether the game is over: found once.
+    fn horizon(&self, evaluator: &Evaluator) -> Horizon {
+        let Some(weights) = evaluator.patterns_for(self.geometry()) else {
+            return horizon_value(self, evaluator);
+        };
+        let moves = [self.moves(), self.opponent_moves()];
+        if moves == [0, 0] {
+            Horizon::End(self.final_score())
+        } else {
+            Horizon::Estimate(weights.evaluate_with_moves(self, moves))
+        }
+    }
+
     fn order_moves(&self, moves: &mut MoveList<OthelloMove>, depth: i32, evaluator: &Evaluator) {
         if moves.len() < 2 {
             return;
@@ -83,13 +97,15 @@ impl Searchable for Othello {
                     // then the static order.
                     let flipped = flips(sq, me, opp);
                     let placed = 1u64 << sq;
-                    let replies =
-                        legal_moves(opp & !flipped, me | flipped | placed, empty & !placed);
+                    let (next_me, next_opp) = (opp & !flipped, me | flipped | placed);
+                    let after = empty & !placed;
+                    let replies = legal_moves(next_me, next_opp, after);
                     key += (replies.count_ones() + (replies & corners).count_ones()) * 8;
                     if let Some(w) = weights {
                         // The opponent's evaluation after the move, in 1/16 disc, offset
                         // to stay positive.
-                        let raw = w.raw(opp & !flipped, me | flipped | placed, empties - 1);
+                        let moves = [replies, legal_moves(next_opp, next_me, after)];
+                        let raw = w.raw_with_moves(next_me, next_opp, empties - 1, moves);
                         key = key * 16 + ordering_term(raw);
                     }
                 }
@@ -144,5 +160,38 @@ mod tests {
         p.order_moves(&mut ordered, 5, &Evaluator::Hand);
         ordered.sort_by_key(|m| m.to_byte());
         assert_eq!(ordered, moves);
+    }
+
+    /// Positions of random games to the end, every one of them, ends included.
+    fn random_game_positions(seed: u64) -> Vec<Othello> {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut p = Othello::start(Geometry::Board8x8, Start::Standard);
+        let mut out = vec![p];
+        while !p.is_terminal() {
+            let mut moves = MoveList::new();
+            p.generate_moves(&mut moves);
+            p = p.play(moves[rng.random_range(0..moves.len())]);
+            out.push(p);
+        }
+        out
+    }
+
+    #[test]
+    fn the_horizon_is_the_final_score_or_the_evaluation() {
+        use crate::search::eval::Evaluate;
+        for evaluator in [Evaluator::default(), Evaluator::Hand] {
+            for seed in 0..20 {
+                for p in random_game_positions(seed) {
+                    assert_eq!(p.horizon(&evaluator), horizon_value(&p, &evaluator));
+                    let expected = if p.is_terminal() {
+                        Horizon::End(p.final_score())
+                    } else {
+                        Horizon::Estimate(p.evaluate(&evaluator))
+                    };
+                    assert_eq!(p.horizon(&evaluator), expected, "{p}");
+                }
+            }
+        }
     }
 }

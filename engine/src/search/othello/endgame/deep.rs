@@ -127,7 +127,8 @@ impl Solver<'_, '_> {
                             .max()
                             .unwrap_or(0)
                     } else {
-                        w.raw(next_me, next_opp, empties - 1)
+                        let moves = [replies, legal_moves(next_opp, next_me, after)];
+                        w.raw_with_moves(next_me, next_opp, empties - 1, moves)
                     };
                     ordering_term(raw)
                 });
