@@ -239,14 +239,20 @@ fn random_games_wthor(count: usize, seed: u64) -> Vec<u8> {
     bytes
 }
 
+/// A temporary folder holding a `games` folder of `count` random games (a WTHOR file).
+fn games_folder(count: usize, seed: u64) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::write(games.join("random.wtb"), random_games_wthor(count, seed)).unwrap();
+    (dir, games)
+}
+
 /// `label solve` writes exact labels that `label info` reads back and `train --labels`
 /// trains on; a second run resumes with nothing left to do.
 #[test]
 fn labels_are_solved_listed_and_trained_on() {
-    let dir = tempfile::tempdir().unwrap();
-    let games = dir.path().join("games");
-    std::fs::create_dir_all(&games).unwrap();
-    std::fs::write(games.join("random.wtb"), random_games_wthor(200, 5)).unwrap();
+    let (dir, games) = games_folder(200, 5);
     let labels = dir.path().join("l.lab");
     let solve = || {
         engine(&[
@@ -299,10 +305,7 @@ fn labels_are_solved_listed_and_trained_on() {
 
 #[test]
 fn train_fits_weights_that_accuracy_and_the_engine_use() {
-    let dir = tempfile::tempdir().unwrap();
-    let games = dir.path().join("games");
-    std::fs::create_dir_all(&games).unwrap();
-    std::fs::write(games.join("random.wtb"), random_games_wthor(1500, 7)).unwrap();
+    let (dir, games) = games_folder(1500, 7);
     let weights = dir.path().join("random.weights");
     let weights = weights.to_str().unwrap();
     let out = engine(&[
@@ -405,10 +408,7 @@ fn train_fits_weights_that_accuracy_and_the_engine_use() {
 
 #[test]
 fn a_book_is_built_resumed_sharded_deepened_added_to_and_shown() {
-    let dir = tempfile::tempdir().unwrap();
-    let games = dir.path().join("games");
-    std::fs::create_dir_all(&games).unwrap();
-    std::fs::write(games.join("random.wtb"), random_games_wthor(200, 3)).unwrap();
+    let (dir, games) = games_folder(200, 3);
     let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
     let build = |out: &str, shard: &str| {
         engine(&[

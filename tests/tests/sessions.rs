@@ -435,21 +435,19 @@ fn every_bad_input_is_answered_and_the_session_goes_on(client: &mut Client) {
     client.send_line("isready").unwrap();
     // The running search's lines may come first (in this book position, the book's
     // moves are sent as the analysis starts).
-    let running = |m: &Message| matches!(m, Message::Info(i) if i.id.as_deref() == Some("busy"));
-    let refusal = loop {
+    let next_not_running = || loop {
         match client.next_message(PATIENCE).unwrap() {
-            m if running(&m) => {}
-            Message::Error(reason) => break reason,
-            other => panic!("expected the busy error, got '{other}'"),
+            Message::Info(i) if i.id.as_deref() == Some("busy") => {}
+            other => break other,
         }
     };
-    assert!(refusal.contains("busy"), "{refusal}");
-    loop {
-        match client.next_message(PATIENCE).unwrap() {
-            m if running(&m) => {}
-            Message::ReadyOk => break,
-            other => panic!("expected readyok, got '{other}'"),
-        }
+    match next_not_running() {
+        Message::Error(reason) => assert!(reason.contains("busy"), "{reason}"),
+        other => panic!("expected the busy error, got '{other}'"),
+    }
+    match next_not_running() {
+        Message::ReadyOk => {}
+        other => panic!("expected readyok, got '{other}'"),
     }
     client.send_line("stop").unwrap();
     loop {

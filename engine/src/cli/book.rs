@@ -343,7 +343,8 @@ fn check(book: &Book, sample: usize, depth: u32, seed: u64, threads: usize) -> a
     let mut keys: Vec<_> = book.entries().keys().copied().collect();
     keys.sort_unstable();
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    let chosen = rand::seq::index::sample(&mut rng, keys.len(), sample.min(keys.len()));
+    let sample = sample.min(keys.len());
+    let chosen = rand::seq::index::sample(&mut rng, keys.len(), sample);
     let params = engine::search::SearchParams {
         threads: threads.max(1),
         // As the engine plays (and the book's leaves were searched).

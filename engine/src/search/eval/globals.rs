@@ -6,6 +6,7 @@
 //! mobility. Measured in docs/evaluation.md.
 
 use crate::game::othello::geometry::neighbours;
+use crate::game::othello::movegen::legal_moves;
 
 /// How many features there are.
 pub(crate) const COUNT: usize = 6;
@@ -22,6 +23,14 @@ const QUADRANTS: [u64; 4] = [
     0x0f0f_0f0f << 32,
     0xf0f0_f0f0 << 32,
 ];
+
+/// Both sides' legal moves, the side to move's first: what [`values`] reads.
+#[inline]
+#[must_use]
+pub(crate) fn both_moves(me: u64, opp: u64) -> [u64; 2] {
+    let empty = !(me | opp);
+    [legal_moves(me, opp, empty), legal_moves(opp, me, empty)]
+}
 
 /// Every feature's value for the side to move with discs `me` against `opp`, whose legal
 /// moves are `moves` (the side to move's, the opponent's), each below its size.
@@ -47,19 +56,13 @@ pub(crate) fn values(me: u64, opp: u64, moves: [u64; 2]) -> [u32; COUNT] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::othello::movegen::legal_moves;
+    use crate::game::othello::{Geometry, Othello};
+    use crate::game::{Game, Start};
 
     /// The features with the moves found here.
     fn read(me: u64, opp: u64) -> [u32; COUNT] {
-        let empty = !(me | opp);
-        values(
-            me,
-            opp,
-            [legal_moves(me, opp, empty), legal_moves(opp, me, empty)],
-        )
+        values(me, opp, both_moves(me, opp))
     }
-    use crate::game::othello::{Geometry, Othello};
-    use crate::game::{Game, Start};
 
     #[test]
     fn the_start_position_reads_as_expected() {

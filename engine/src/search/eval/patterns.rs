@@ -14,7 +14,6 @@ use std::sync::LazyLock;
 
 use super::globals;
 use crate::game::othello::geometry::squares;
-use crate::game::othello::movegen::legal_moves;
 
 /// A board symmetry: bit 0 mirrors the columns, bit 1 the rows, bit 2 swaps rows and
 /// columns (applied to the coordinates first).
@@ -303,9 +302,7 @@ impl Layout {
 /// order of [`Layout::instances`], then of every whole-board feature, offsets included.
 #[inline]
 pub(crate) fn indices(me: u64, opp: u64, out: &mut [u32]) {
-    let empty = !(me | opp);
-    let moves = [legal_moves(me, opp, empty), legal_moves(opp, me, empty)];
-    indices_with_moves(me, opp, moves, out);
+    indices_with_moves(me, opp, globals::both_moves(me, opp), out);
 }
 
 /// [`indices`] of a position whose legal moves are known: `moves` (the side to move's,
@@ -393,12 +390,10 @@ mod tests {
 
     /// Indices read square by square from the untransformed board.
     fn reference_indices(me: u64, opp: u64) -> Vec<u32> {
-        let empty = !(me | opp);
-        let moves = [legal_moves(me, opp, empty), legal_moves(opp, me, empty)];
         let globals = LAYOUT
             .globals
             .iter()
-            .zip(globals::values(me, opp, moves))
+            .zip(globals::values(me, opp, globals::both_moves(me, opp)))
             .map(|(offset, value)| offset + value);
         LAYOUT
             .instances

@@ -15,9 +15,9 @@ use flate2::read::ZlibDecoder;
 use flate2::write::ZlibEncoder;
 use thiserror::Error;
 
+use super::globals;
 use super::patterns::{LAYOUT, feature_count, indices, indices_with_moves};
 use crate::game::othello::Othello;
-use crate::game::othello::movegen::legal_moves;
 
 /// Game phases, by discs on the board: 4-7, 8-11, ..., 60-64.
 pub const PHASES: usize = 15;
@@ -214,9 +214,7 @@ impl PatternWeights {
     #[inline]
     #[must_use]
     pub fn raw(&self, me: u64, opp: u64, empties: u32) -> i32 {
-        let empty = !(me | opp);
-        let moves = [legal_moves(me, opp, empty), legal_moves(opp, me, empty)];
-        self.raw_with_moves(me, opp, empties, moves)
+        self.raw_with_moves(me, opp, empties, globals::both_moves(me, opp))
     }
 
     /// [`raw`](Self::raw) of a position whose legal moves are known: `moves` (the side to
