@@ -190,64 +190,124 @@ pub(crate) struct Instance {
     pub(crate) offset: u32,
 }
 
-/// Where every shape and copy lies, and how table indices fold into trained weights.
+/// The squares `symmetry` maps the squares of `mask` to.
+const fn image(symmetry: Symmetry, mut mask: u64) -> u64 {
+    let mut out = 0;
+    while mask != 0 {
+        out |= 1 << map_square(symmetry, mask.trailing_zeros());
+        mask &= mask - 1;
+    }
+    out
+}
+
+/// How many distinct copies of every shape the board holds.
+const INSTANCE_COUNT: usize = 46;
+
+/// Every copy of every shape, shape by shape: for each, the first symmetry (in numbering
+/// order) of every distinct image. Computed at compile time, so that the evaluation's loop
+/// over them reads constants.
+const INSTANCES: [Instance; INSTANCE_COUNT] = {
+    let mut out = [Instance {
+        symmetry: 0,
+        mask: 0,
+        offset: 0,
+    }; INSTANCE_COUNT];
+    let (mut n, mut offset, mut k) = (0, 0, 0);
+    while k < SHAPES.len() {
+        let shape = SHAPES[k];
+        let mut s = 0;
+        while s < SYMMETRIES {
+            let mut t = 0;
+            while t < s && image(t, shape) != image(s, shape) {
+                t += 1;
+            }
+            if t == s {
+                out[n] = Instance {
+                    symmetry: s,
+                    mask: shape,
+                    offset,
+                };
+                n += 1;
+            }
+            s += 1;
+        }
+        offset += 3u32.pow(shape.count_ones());
+        k += 1;
+    }
+    assert!(
+        n == INSTANCE_COUNT,
+        "INSTANCE_COUNT is the number of copies"
+    );
+    out
+};
+
+/// Length of the shapes' part of a phase's table: the sum of `3^squares`.
+const SHAPES_LEN: u32 = {
+    let (mut len, mut k) = (0, 0);
+    while k < SHAPES.len() {
+        len += 3u32.pow(SHAPES[k].count_ones());
+        k += 1;
+    }
+    len
+};
+
+/// Where each whole-board feature's weights start in a phase's table (after the shapes').
+const GLOBAL_OFFSETS: [u32; globals::COUNT] = {
+    let mut offsets = [0; globals::COUNT];
+    let (mut at, mut i) = (SHAPES_LEN, 0);
+    while i < globals::COUNT {
+        offsets[i] = at;
+        at += globals::SIZES[i];
+        i += 1;
+    }
+    offsets
+};
+
+/// Length of one phase's table: the shapes' tables, then a weight per value of each
+/// whole-board feature.
+pub(crate) const TABLE_LEN: usize = {
+    let last = globals::COUNT - 1;
+    (GLOBAL_OFFSETS[last] + globals::SIZES[last]) as usize
+};
+
+/// How table indices fold into trained weights.
 #[derive(Debug)]
 pub(crate) struct Layout {
-    /// Every copy of every shape, 46 in all.
-    pub(crate) instances: Vec<Instance>,
-    /// Where each whole-board feature's weights start in a phase's table (after the shapes').
-    pub(crate) globals: [u32; globals::COUNT],
-    /// Length of one phase's table: the sum of `3^squares` over the shapes, then a weight
-    /// per value of each whole-board feature.
-    pub(crate) table_len: usize,
-    /// For each table index, its weight's number among a phase's trained parameters
-    /// (indices one symmetry apart share one).
+    /// For each table index (`TABLE_LEN` of them), its weight's number among a phase's
+    /// trained parameters (indices one symmetry apart share one).
     pub(crate) param: Vec<u32>,
     /// Trained parameters per phase.
     pub(crate) params: usize,
 }
 
 /// `TERNARY[b]`: the base-3 number whose digits are the bits of `b`.
-static TERNARY: LazyLock<[u32; 1 << MAX_SQUARES]> = LazyLock::new(|| {
+const TERNARY: [u16; 1 << MAX_SQUARES] = {
     let mut table = [0; 1 << MAX_SQUARES];
-    for (b, t) in table.iter_mut().enumerate() {
-        *t = (0..MAX_SQUARES)
-            .rev()
-            .fold(0, |acc, k| acc * 3 + ((b >> k) & 1) as u32);
+    let mut b = 0;
+    while b < table.len() {
+        let (mut t, mut k) = (0, MAX_SQUARES);
+        while k > 0 {
+            k -= 1;
+            t = t * 3 + ((b >> k) & 1) as u16;
+        }
+        table[b] = t;
+        b += 1;
     }
     table
-});
+};
 
 /// The layout, built once.
 pub(crate) static LAYOUT: LazyLock<Layout> = LazyLock::new(Layout::new);
 
 impl Layout {
     fn new() -> Layout {
-        let mut instances = Vec::new();
-        let mut param = Vec::new();
+        let mut param = Vec::with_capacity(TABLE_LEN);
         let mut params = 0;
         for shape in SHAPES {
-            let offset = param.len() as u32;
             let squares: Vec<u32> = squares(shape).collect();
-            let image = |s: Symmetry| {
-                squares
-                    .iter()
-                    .fold(0u64, |acc, &sq| acc | 1 << map_square(s, sq))
-            };
-            let mut seen = Vec::new();
-            for s in 0..SYMMETRIES {
-                if !seen.contains(&image(s)) {
-                    seen.push(image(s));
-                    instances.push(Instance {
-                        symmetry: s,
-                        mask: shape,
-                        offset,
-                    });
-                }
-            }
             // The shape's own symmetries, as permutations of its digits.
             let permutations: Vec<Vec<usize>> = (0..SYMMETRIES)
-                .filter(|&s| image(s) == shape)
+                .filter(|&s| image(s, shape) == shape)
                 .map(|s| {
                     squares
                         .iter()
@@ -280,59 +340,70 @@ impl Layout {
                 param.push(first_param[canonical]);
             }
         }
-        let mut global_offsets = [0; globals::COUNT];
-        for (offset, size) in global_offsets.iter_mut().zip(globals::SIZES) {
-            *offset = param.len() as u32;
+        for size in globals::SIZES {
             for _ in 0..size {
                 param.push(params);
                 params += 1;
             }
         }
+        debug_assert_eq!(param.len(), TABLE_LEN);
         Layout {
-            instances,
-            globals: global_offsets,
-            table_len: param.len(),
             param,
             params: params as usize,
         }
     }
 }
 
-/// The table index of every copy of every shape in the position `(me, opp)`, in the
-/// order of [`Layout::instances`], then of every whole-board feature, offsets included.
-#[inline]
-pub(crate) fn indices(me: u64, opp: u64, out: &mut [u32]) {
-    indices_with_moves(me, opp, globals::both_moves(me, opp), out);
-}
-
-/// [`indices`] of a position whose legal moves are known: `moves` (the side to move's,
-/// the opponent's).
-#[inline]
-pub(crate) fn indices_with_moves(me: u64, opp: u64, moves: [u64; 2], out: &mut [u32]) {
-    let layout = &*LAYOUT;
-    let (slots, global_slots) = out.split_at_mut(layout.instances.len());
+/// Calls `visit` with the table index of every copy of every shape in the position
+/// `(me, opp)`, in the order of [`INSTANCES`], then of every whole-board feature, offsets
+/// included; `moves` are the position's legal moves (the side to move's, the opponent's).
+/// One loop for the evaluation and the trainer: what one reads, the other fits.
+#[inline(always)]
+fn for_each_index(me: u64, opp: u64, moves: [u64; 2], mut visit: impl FnMut(u32)) {
     let (mine, theirs) = (all_transforms(me), all_transforms(opp));
-    let boards: [(u64, u64); SYMMETRIES] = std::array::from_fn(|s| (mine[s], theirs[s]));
-    let ternary = &*TERNARY;
-    for (slot, inst) in slots.iter_mut().zip(&layout.instances) {
-        let (m, o) = boards[inst.symmetry];
-        *slot = inst.offset
-            + ternary[gather(m, inst.mask) as usize]
-            + 2 * ternary[gather(o, inst.mask) as usize];
+    for inst in &INSTANCES {
+        let (m, o) = (mine[inst.symmetry], theirs[inst.symmetry]);
+        visit(
+            inst.offset
+                + u32::from(TERNARY[gather(m, inst.mask) as usize])
+                + 2 * u32::from(TERNARY[gather(o, inst.mask) as usize]),
+        );
     }
-    for ((slot, offset), value) in global_slots
-        .iter_mut()
-        .zip(layout.globals)
+    for (offset, value) in GLOBAL_OFFSETS
+        .into_iter()
         .zip(globals::values(me, opp, moves))
     {
-        *slot = offset + value;
+        visit(offset + value);
     }
+}
+
+/// The table index of every copy of every shape in the position `(me, opp)`, in the
+/// order of [`INSTANCES`], then of every whole-board feature, offsets included.
+#[inline]
+pub(crate) fn indices(me: u64, opp: u64, out: &mut [u32]) {
+    let mut slots = out.iter_mut();
+    for_each_index(me, opp, globals::both_moves(me, opp), |index| {
+        *slots.next().expect("feature_count() slots") = index;
+    });
+}
+
+/// The sum of `table`'s entries (one phase's, [`TABLE_LEN`] long) at the indices of the
+/// position `(me, opp)`, whose legal moves are `moves` (the side to move's, the
+/// opponent's): the evaluation, without storing the indices.
+#[inline]
+pub(crate) fn sum_at_indices(me: u64, opp: u64, moves: [u64; 2], table: &[i16]) -> i32 {
+    let table = &table[..TABLE_LEN];
+    let mut sum = 0;
+    for_each_index(me, opp, moves, |index| {
+        sum += i32::from(table[index as usize])
+    });
+    sum
 }
 
 /// The number of table indices a position reads: the length of [`indices`]' output.
 #[must_use]
-pub(crate) fn feature_count() -> usize {
-    LAYOUT.instances.len() + globals::COUNT
+pub(crate) const fn feature_count() -> usize {
+    INSTANCE_COUNT + globals::COUNT
 }
 
 #[cfg(test)]
@@ -380,23 +451,21 @@ mod tests {
     fn shapes_have_their_classic_copies() {
         let counts: Vec<usize> = SHAPES
             .iter()
-            .map(|shape| LAYOUT.instances.iter().filter(|i| i.mask == *shape).count())
+            .map(|shape| INSTANCES.iter().filter(|i| i.mask == *shape).count())
             .collect();
         assert_eq!(counts, [4, 8, 4, 4, 4, 4, 2, 4, 4, 4, 4]);
-        assert_eq!(LAYOUT.instances.len(), 46);
         assert_eq!(feature_count(), 46 + globals::COUNT);
-        assert_eq!(LAYOUT.table_len, 167_265 + 256);
+        assert_eq!(TABLE_LEN, 167_265 + 256);
+        assert_eq!(LAYOUT.param.len(), TABLE_LEN);
     }
 
     /// Indices read square by square from the untransformed board.
     fn reference_indices(me: u64, opp: u64) -> Vec<u32> {
-        let globals = LAYOUT
-            .globals
+        let globals = GLOBAL_OFFSETS
             .iter()
             .zip(globals::values(me, opp, globals::both_moves(me, opp)))
             .map(|(offset, value)| offset + value);
-        LAYOUT
-            .instances
+        INSTANCES
             .iter()
             .map(|inst| {
                 let squares: Vec<u32> = squares(inst.mask).collect();
@@ -426,9 +495,25 @@ mod tests {
             let (me, opp) = random_board(&mut rng);
             indices(me, opp, &mut out);
             assert_eq!(out, reference_indices(me, opp));
-            for inst in &LAYOUT.instances {
+            for inst in &INSTANCES {
                 assert_eq!(gather(me, inst.mask), gather_portable(me, inst.mask));
             }
+        }
+    }
+
+    #[test]
+    fn the_fused_sum_reads_the_indices() {
+        let mut rng = StdRng::seed_from_u64(4);
+        let table: Vec<i16> = (0..TABLE_LEN)
+            .map(|_| rng.random_range(-999..999))
+            .collect();
+        let mut out = vec![0; feature_count()];
+        for _ in 0..300 {
+            let (me, opp) = random_board(&mut rng);
+            indices(me, opp, &mut out);
+            let expected: i32 = out.iter().map(|&i| i32::from(table[i as usize])).sum();
+            let moves = globals::both_moves(me, opp);
+            assert_eq!(sum_at_indices(me, opp, moves, &table), expected);
         }
     }
 

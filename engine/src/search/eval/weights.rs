@@ -16,7 +16,7 @@ use flate2::write::ZlibEncoder;
 use thiserror::Error;
 
 use super::globals;
-use super::patterns::{LAYOUT, feature_count, indices, indices_with_moves};
+use super::patterns::{LAYOUT, TABLE_LEN, feature_count, indices, sum_at_indices};
 use crate::game::othello::Othello;
 
 /// Game phases, by discs on the board: 4-7, 8-11, ..., 60-64.
@@ -68,7 +68,7 @@ pub enum WeightsError {
 pub struct PatternWeights {
     /// `PHASES * Layout::params` trained parameters.
     params: Vec<i16>,
-    /// The parameters spread over every table index: `PHASES * Layout::table_len`.
+    /// The parameters spread over every table index: `PHASES * TABLE_LEN`.
     tables: Vec<i16>,
 }
 
@@ -222,11 +222,7 @@ impl PatternWeights {
     #[inline]
     #[must_use]
     pub fn raw_with_moves(&self, me: u64, opp: u64, empties: u32, moves: [u64; 2]) -> i32 {
-        let mut idx = [0u32; 64];
-        let idx = &mut idx[..feature_count()];
-        indices_with_moves(me, opp, moves, idx);
-        let table = &self.tables[phase(empties) * LAYOUT.table_len..][..LAYOUT.table_len];
-        idx.iter().map(|&i| i32::from(table[i as usize])).sum()
+        sum_at_indices(me, opp, moves, &self.tables[phase(empties) * TABLE_LEN..])
     }
 
     /// The evaluation of an 8x8 position in discs, from the side to move.
