@@ -54,6 +54,7 @@ both_transports!(
     kalah_and_clock_searches,
     kalah_database_option_solves_and_refuses_what_it_cannot_use,
     the_opening_book_answers_moves_and_shows_in_analysis,
+    a_timed_endgame_search_solves_probably_then_exactly,
 );
 
 fn position_command(game: &str, moves: &[String]) -> Command {
@@ -914,4 +915,40 @@ fn test_start_after(moves: &[String]) -> AnyPosition {
         position = position.play_text(mv).unwrap();
     }
     position
+}
+
+/// With a time limit near the end, the default (selective) search first reads the end with
+/// its cuts, a probable solve reported as a heuristic score at `depth end` with its
+/// confidence, then proves it: FFO #40 (20 empties, a win by 38) is in the win/loss/draw
+/// range.
+fn a_timed_endgame_search_solves_probably_then_exactly(client: &mut Client) {
+    let ffo40 = &engine::suite::ffo()[0];
+    let position = Command::Position {
+        game: "othello8x8".into(),
+        start: PositionStart::Text(ffo40.position.to_string()),
+        moves: Vec::new(),
+    };
+    client.command(&position, PATIENCE).unwrap();
+    let go = Go {
+        movetime: Some(20_000),
+        id: Some("end".into()),
+        ..Go::default()
+    };
+    let outcome = client.search(&go, PATIENCE).unwrap();
+    let ends: Vec<(Proof, Option<u32>)> = outcome
+        .infos
+        .iter()
+        .filter(|i| i.depth == Some(Depth::End) && i.pass.is_none())
+        .filter_map(|i| Some((i.score?.proof, i.selectivity)))
+        .collect();
+    let probable = ends
+        .iter()
+        .position(|&e| e == (Proof::Heuristic, Some(Selectivity::PLAY.percent())));
+    let proven = ends.iter().position(|&e| e == (Proof::Wld, None));
+    assert!(
+        probable.is_some() && probable < proven,
+        "a probable solve, then the proof: {ends:?}"
+    );
+    let last = outcome.final_info().unwrap().score.unwrap();
+    assert_eq!((last.proof, last.value.signum()), (Proof::Wld, 1));
 }

@@ -13,7 +13,8 @@ use clap::{Args, Subcommand};
 use engine::search::TranspositionTable;
 use engine::train::games::read_games;
 use engine::train::probcut::{
-    EMPTIES_GROUP, depth_values, fit_sigma, pick_positions, read_sample, spreads,
+    EMPTIES_GROUP, Spread, depth_values, end_spreads, fit_end, fit_sigma, pick_positions,
+    read_sample, spreads,
 };
 
 fn default_threads() -> usize {
@@ -33,6 +34,9 @@ enum ProbcutCommand {
     Sample(SampleArgs),
     /// Fit the model to a sample file and write it (engine/data/probcut.txt ships one).
     Fit(FitArgs),
+    /// Fit the model of probable solves to the solved positions of a sample file (made
+    /// with `sample --end`) and write it (engine/data/probcut-end.txt ships one).
+    FitEnd(FitArgs),
 }
 
 #[derive(Debug, Args)]
@@ -63,6 +67,10 @@ struct SampleArgs {
     /// Table of each thread, in MiB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
+    /// Solve each position exactly too, for the model of probable solves (keep
+    /// --max-empties low: a solve at 24 empties takes seconds).
+    #[arg(long)]
+    end: bool,
 }
 
 #[derive(Debug, Args)]
@@ -81,6 +89,7 @@ pub fn run(args: &ProbcutArgs) -> anyhow::Result<()> {
     match &args.command {
         ProbcutCommand::Sample(args) => sample(args),
         ProbcutCommand::Fit(args) => fit(args),
+        ProbcutCommand::FitEnd(args) => fit_end_model(args),
     }
 }
 
@@ -147,7 +156,7 @@ fn sample(args: &SampleArgs) -> anyhow::Result<()> {
                 scope.spawn(|| -> anyhow::Result<()> {
                     let mut tt = TranspositionTable::new(args.hash);
                     while let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        let sampled = depth_values(i, &positions[i], args.depth, &mut tt);
+                        let sampled = depth_values(i, &positions[i], args.depth, args.end, &mut tt);
                         let mut out = file.lock().map_err(|_| anyhow::anyhow!("writer failed"))?;
                         writeln!(out, "{}", sampled.line())
                             .and_then(|()| out.flush())
@@ -175,23 +184,23 @@ fn sample(args: &SampleArgs) -> anyhow::Result<()> {
     })
 }
 
-fn fit(args: &FitArgs) -> anyhow::Result<()> {
-    let text = sample_text(&args.sample)?;
-    let (samples, _) =
-        read_sample(&text).with_context(|| format!("in {}", args.sample.display()))?;
-    anyhow::ensure!(
-        !samples.is_empty(),
-        "{} has no sample",
-        args.sample.display()
-    );
-    let spreads = spreads(&samples);
+/// The samples of a sample file, which must hold some.
+fn read_samples(path: &PathBuf) -> anyhow::Result<Vec<engine::train::probcut::DepthValues>> {
+    let text = sample_text(path)?;
+    let (samples, _) = read_sample(&text).with_context(|| format!("in {}", path.display()))?;
+    anyhow::ensure!(!samples.is_empty(), "{} has no sample", path.display());
+    Ok(samples)
+}
+
+/// Prints the spreads a model is fitted to, a line per group.
+fn print_spreads(spreads: &[Spread], depth: &str) {
     println!(
-        "{:>5} {:>7} {:>6} {:>7} {:>6}",
-        "depth", "empties", "count", "mean", "rms"
+        "{depth:>7} {:>7} {:>6} {:>7} {:>6}",
+        "empties", "count", "mean", "rms"
     );
-    for s in &spreads {
+    for s in spreads {
         println!(
-            "{:>5} {:>7} {:>6} {:>7.2} {:>6.2}",
+            "{:>7} {:>7} {:>6} {:>7.2} {:>6.2}",
             s.depth,
             format!("{}-{}", s.empties, s.empties + EMPTIES_GROUP - 1),
             s.count,
@@ -199,19 +208,47 @@ fn fit(args: &FitArgs) -> anyhow::Result<()> {
             s.rms
         );
     }
-    let model = fit_sigma(&spreads, args.min_count)?;
+}
+
+/// Writes a model file: `what` (comment lines), how it was made, then the model's line.
+fn write_model(
+    args: &FitArgs,
+    command: &str,
+    what: &str,
+    positions: usize,
+    model: &dyn std::fmt::Display,
+) -> anyhow::Result<()> {
     let text = format!(
-        "# Multi-ProbCut's model (docs/selectivity.md): the spread in discs of a deep search's\n\
-         # value around the shallow one's, linear in empties, depth and shallow depth.\n\
-         # Made by: engine probcut fit {} -o {} --min-count {} ({} positions)\n{model}\n",
+        "{what}# Made by: engine probcut {command} {} -o {} --min-count {} ({positions} positions)\n{model}\n",
         args.sample.display(),
         args.output.display(),
         args.min_count,
-        samples.len()
     );
     std::fs::write(&args.output, text)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     println!("{model}");
     println!("wrote {}", args.output.display());
     Ok(())
+}
+
+fn fit(args: &FitArgs) -> anyhow::Result<()> {
+    let samples = read_samples(&args.sample)?;
+    let spreads = spreads(&samples);
+    print_spreads(&spreads, "depth");
+    let model = fit_sigma(&spreads, args.min_count)?;
+    let what = "# Multi-ProbCut's model (docs/selectivity.md): the spread in discs of a deep search's\n\
+                # value around the shallow one's, linear in empties, depth and shallow depth.\n";
+    write_model(args, "fit", what, samples.len(), &model)
+}
+
+fn fit_end_model(args: &FitArgs) -> anyhow::Result<()> {
+    let samples = read_samples(&args.sample)?;
+    let spreads = end_spreads(&samples);
+    print_spreads(&spreads, "shallow");
+    let model = fit_end(&spreads, args.min_count)?;
+    let solved = samples.iter().filter(|s| s.exact.is_some()).count();
+    let what = "# The model of probable solves (docs/selectivity.md): the spread in discs of the exact\n\
+                # score around a shallow search's value (depth: about a third of the empties, even),\n\
+                # linear in empties.\n";
+    write_model(args, "fit-end", what, solved, &model)
 }

@@ -28,17 +28,31 @@ const SOLVE_START_SHARE: f64 = 0.15;
 /// solve (deeper, they are a solve's cost without its proof).
 const TIMED_SOLVE_GAP: u32 = 2;
 
+/// One iteration of a plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Step {
+    depth: i32,
+    /// Multi-ProbCut's confidence in this iteration: the search's own in heuristic
+    /// iterations and probable solves, full width in exact and win/loss/draw solves.
+    selectivity: Selectivity,
+}
+
 /// The iterations to run: depths with the window of each.
 struct Plan {
     goal: Goal,
-    depths: Vec<i32>,
+    steps: Vec<Step>,
     /// With a time limit and a solve to end with: when the solve starts, skipping the
     /// heuristic iterations left.
     solve_from: Option<Duration>,
 }
 
 impl Plan {
-    fn new<G: Searchable>(position: &G, params: &SearchParams, limits: &Limits) -> Plan {
+    fn new<G: Searchable>(
+        position: &G,
+        params: &SearchParams,
+        resources: &G::Resources,
+        limits: &Limits,
+    ) -> Plan {
         let t = &params.thresholds;
         let empties = position.empties();
         let goal = match (limits.goal, empties) {
@@ -69,12 +83,43 @@ impl Plan {
             },
             Goal::Solve | Goal::Wld => DEPTH_TO_END,
         };
-        let depths = if !params.iterative {
-            vec![last]
+        // A selective search that the game can predict to the end (Othello's 8x8 with
+        // its model, enough empties) first solves with the cuts: a probable solve.
+        let probable = params.selectivity != Selectivity::FULL
+            && position.probcut(DEPTH_TO_END, resources).is_some();
+        let heuristic = |depth| Step {
+            depth,
+            selectivity: params.selectivity,
+        };
+        let exact = Step {
+            depth: DEPTH_TO_END,
+            selectivity: Selectivity::FULL,
+        };
+        // Before a chosen solve, or where deepening reaches the end: a probable solve if
+        // the search can make one, then the exact solve.
+        let to_the_end = |shallow: i32| {
+            let ends = if probable {
+                vec![heuristic(DEPTH_TO_END), exact]
+            } else {
+                vec![exact]
+            };
+            (1..=shallow).map(heuristic).chain(ends).collect()
+        };
+        let steps = if !params.iterative {
+            let selectivity = if goal == Goal::Heuristic {
+                params.selectivity
+            } else {
+                Selectivity::FULL
+            };
+            vec![Step {
+                depth: last,
+                selectivity,
+            }]
         } else if goal != Goal::Heuristic {
             // Shallow heuristic iterations for move ordering and a first guess, then the
             // solve (straight to the end: a game that cannot count its plies to the end,
-            // Kalah, has a solver that needs no depth).
+            // Kalah, has a solver that needs no depth). An asked solve goes straight to
+            // its proof.
             let shallow = empties.map_or(t.mid_depth, |e| {
                 if timed_solve {
                     e.saturating_sub(TIMED_SOLVE_GAP)
@@ -82,13 +127,30 @@ impl Plan {
                     e.saturating_sub(SOLVE_GAP).min(t.mid_depth)
                 }
             }) as i32;
-            (1..=shallow).chain([last]).collect()
+            if limits.goal == Goal::Heuristic {
+                to_the_end(shallow)
+            } else {
+                (1..=shallow).map(heuristic).chain([exact]).collect()
+            }
+        } else if probable
+            && let Some(e) = empties
+            && last >= e as i32
+        {
+            // A selective search that reaches the end: selective iterations up to two
+            // plies short of it (their model's range), then a probable solve, and when
+            // deepening without a depth, the exact solve after it.
+            let shallow = e.saturating_sub(TIMED_SOLVE_GAP) as i32;
+            if last == DEPTH_TO_END {
+                to_the_end(shallow)
+            } else {
+                (1..=shallow).chain([DEPTH_TO_END]).map(heuristic).collect()
+            }
         } else {
-            (1..=last).collect()
+            (1..=last).map(heuristic).collect()
         };
         Plan {
             goal,
-            depths,
+            steps,
             solve_from: time
                 .filter(|_| timed_solve)
                 .map(|t| t.mul_f64(SOLVE_START_SHARE)),
@@ -98,12 +160,13 @@ impl Plan {
     /// Whether the iteration at `index` is skipped: a heuristic one before a solve whose
     /// start time has come.
     fn skips(&self, index: usize, elapsed: Duration) -> bool {
-        index + 1 < self.depths.len() && self.solve_from.is_some_and(|t| elapsed >= t)
+        self.steps[index].depth < DEPTH_TO_END && self.solve_from.is_some_and(|t| elapsed >= t)
     }
 
-    /// Whether the iteration at `index` is the solve a timed search ends with.
+    /// Whether the iteration at `index` is one of the solves (probable, then exact) a
+    /// timed search ends with.
     fn is_timed_solve(&self, index: usize) -> bool {
-        self.solve_from.is_some() && index + 1 == self.depths.len()
+        self.solve_from.is_some() && self.steps[index].depth == DEPTH_TO_END
     }
 
     /// The window of an iteration: outside it, values count only as "at most" / "at least".
@@ -173,7 +236,7 @@ pub fn search_with<G: Searchable>(
     let stop_helpers = Arc::new(AtomicBool::new(false));
     let helper_limits = Limits {
         // The goal the main search settles on (a solve when few squares are empty).
-        goal: Plan::new(position, params, limits).goal,
+        goal: Plan::new(position, params, resources, limits).goal,
         depth: limits.depth,
         // Open-ended: a helper runs until the main search ends.
         infinite: limits.infinite
@@ -264,15 +327,15 @@ fn search_thread<G: Searchable>(
             stopped: false,
         };
     }
-    let mut plan = Plan::new(position, params, limits);
+    let mut plan = Plan::new(position, params, resources, limits);
     if helper % 2 == 1 && plan.goal == Goal::Heuristic {
         // Before a solve, every thread runs the same shallow iterations: they reach the
         // solve with the same first guess and the same table moves, so they search the
         // same MTD(f) passes in the same order and the young brothers split the work.
-        for depth in &mut plan.depths {
-            *depth = (*depth + 1).min(DEPTH_TO_END);
+        for step in &mut plan.steps {
+            step.depth = (step.depth + 1).min(DEPTH_TO_END);
         }
-        plan.depths.dedup();
+        plan.steps.dedup();
     }
     let mut guess = params.first_guess.unwrap_or_else(|| match root_entry {
         Some(e) if e.lower() == e.upper() => e.lower(),
@@ -281,10 +344,11 @@ fn search_thread<G: Searchable>(
     let mut iterations: Vec<Iteration<G::Move>> = Vec::new();
     let mut better = None;
     let mut pace = Pace::default();
-    for (index, &depth) in plan.depths.iter().enumerate() {
+    for (index, &Step { depth, selectivity }) in plan.steps.iter().enumerate() {
         if plan.skips(index, s.stop_check.elapsed()) {
             continue;
         }
+        s.params.selectivity = selectivity;
         // A solve's cost does not follow the heuristic iterations' growth: it starts
         // whenever the clock's share is not spent.
         let growth = if plan.is_timed_solve(index) {
@@ -350,8 +414,14 @@ fn search_thread<G: Searchable>(
         // same parity of depth): Othello's values swing between odd and even depths, and
         // each disc of a guess's error costs MTD(f) a pass. A full-width search feeds each
         // result to the next, as the papers do.
+        // A solve (probable or exact) starts from the latest value: the last heuristic
+        // iteration, two plies short of the end, has the end's parity.
+        let solve_next = plan
+            .steps
+            .get(index + 1)
+            .is_some_and(|next| next.depth == DEPTH_TO_END);
         guess = match iterations.len() {
-            n if n >= 2 && s.params.selectivity != Selectivity::FULL => {
+            n if n >= 2 && !solve_next && selectivity != Selectivity::FULL => {
                 iterations[n - 2].score.value
             }
             _ => outcome.value,
@@ -498,6 +568,8 @@ mod tests {
     use super::*;
     use crate::game::othello::{Geometry, Othello};
     use crate::game::{Game, Start};
+    use crate::search::Depth;
+    use crate::search::eval::Evaluator;
 
     #[test]
     fn a_spent_clock_share_lets_only_the_first_iteration_run() {
@@ -524,35 +596,159 @@ mod tests {
         assert_eq!(whole.iterations.len(), 6);
     }
 
+    fn depths(plan: &Plan) -> Vec<i32> {
+        plan.steps.iter().map(|s| s.depth).collect()
+    }
+
     #[test]
     fn a_timed_solve_searches_deep_first_and_solves_from_its_share_of_the_time() {
         let ffo40 = &crate::suite::ffo()[0];
         assert_eq!(ffo40.position.empties(), Some(20));
         let params = SearchParams::default();
+        let evaluator = Evaluator::default();
         let ms = Duration::from_millis;
         let timed = Limits {
             movetime: Some(ms(100)),
             ..Limits::default()
         };
-        let plan = Plan::new(&ffo40.position, &params, &timed);
+        let plan = Plan::new(&ffo40.position, &params, &evaluator, &timed);
         assert_eq!(plan.goal, Goal::Wld);
-        let depths: Vec<i32> = (1..=18).chain([DEPTH_TO_END]).collect();
-        assert_eq!(plan.depths, depths);
+        let expected: Vec<i32> = (1..=18).chain([DEPTH_TO_END]).collect();
+        assert_eq!(depths(&plan), expected);
+        assert!(
+            plan.steps
+                .iter()
+                .all(|s| s.selectivity == Selectivity::FULL)
+        );
         assert_eq!(plan.solve_from, Some(ms(15)));
         assert!(!plan.skips(3, ms(14)) && plan.skips(3, ms(15)));
         assert!(!plan.skips(18, ms(99)), "the solve itself is never skipped");
         assert!(plan.is_timed_solve(18) && !plan.is_timed_solve(17));
         // Without a time limit, or asked for a solve: the shallow iterations, then the
         // solve, always.
-        let depths: Vec<i32> = (1..=8).chain([DEPTH_TO_END]).collect();
-        let untimed = Plan::new(&ffo40.position, &params, &Limits::default());
-        assert_eq!((untimed.depths, untimed.solve_from), (depths.clone(), None));
+        let expected: Vec<i32> = (1..=8).chain([DEPTH_TO_END]).collect();
+        let untimed = Plan::new(&ffo40.position, &params, &evaluator, &Limits::default());
+        assert_eq!(
+            (depths(&untimed), untimed.solve_from),
+            (expected.clone(), None)
+        );
         let asked = Limits {
             goal: Goal::Solve,
             ..timed
         };
-        let asked = Plan::new(&ffo40.position, &params, &asked);
-        assert_eq!((asked.depths, asked.solve_from), (depths, None));
+        let asked = Plan::new(&ffo40.position, &params, &evaluator, &asked);
+        assert_eq!((depths(&asked), asked.solve_from), (expected, None));
+    }
+
+    #[test]
+    fn a_selective_search_solves_probably_then_exactly() {
+        let ffo40 = &crate::suite::ffo()[0];
+        let params = SearchParams {
+            selectivity: Selectivity::PLAY,
+            ..SearchParams::default()
+        };
+        let evaluator = Evaluator::default();
+        let timed = Limits {
+            movetime: Some(Duration::from_millis(100)),
+            ..Limits::default()
+        };
+        let step = |depth, selectivity| Step { depth, selectivity };
+        let plan = Plan::new(&ffo40.position, &params, &evaluator, &timed);
+        let expected: Vec<Step> = (1..=18)
+            .map(|d| step(d, Selectivity::PLAY))
+            .chain([
+                step(DEPTH_TO_END, Selectivity::PLAY),
+                step(DEPTH_TO_END, Selectivity::FULL),
+            ])
+            .collect();
+        assert_eq!(plan.steps, expected);
+        assert!(plan.is_timed_solve(18) && plan.is_timed_solve(19));
+        assert!(!plan.skips(18, Duration::from_secs(1)));
+        // Deepening with no end in sight: selective up to two plies short of the end.
+        let opening = Othello::start(Geometry::Board8x8, Start::Standard);
+        let plan = Plan::new(&opening, &params, &evaluator, &timed);
+        assert_eq!(plan.goal, Goal::Heuristic);
+        assert_eq!(plan.steps.len(), 58 + 2);
+        assert_eq!(plan.steps[57], step(58, Selectivity::PLAY));
+        // Asked for a depth that reaches the end: the probable solve is the last.
+        let deep = Plan::new(
+            &ffo40.position,
+            &params,
+            &evaluator,
+            &Limits::depth_or_exact(Some(30)),
+        );
+        let expected: Vec<Step> = (1..=18)
+            .chain([DEPTH_TO_END])
+            .map(|d| step(d, Selectivity::PLAY))
+            .collect();
+        assert_eq!(deep.steps, expected);
+        // An asked solve stays exact; the hand evaluation has no model, so no probable solve.
+        let asked = Limits {
+            goal: Goal::Solve,
+            ..timed.clone()
+        };
+        let plan = Plan::new(&ffo40.position, &params, &evaluator, &asked);
+        let expected: Vec<Step> = (1..=8)
+            .map(|d| step(d, Selectivity::PLAY))
+            .chain([step(DEPTH_TO_END, Selectivity::FULL)])
+            .collect();
+        assert_eq!(plan.steps, expected);
+        let plan = Plan::new(&ffo40.position, &params, &Evaluator::Hand, &timed);
+        assert_eq!(plan.steps.len(), 19);
+    }
+
+    #[test]
+    fn a_probable_solve_is_reported_as_heuristic_and_the_exact_one_proves() {
+        let ffo40 = &crate::suite::ffo()[0];
+        let params = SearchParams {
+            selectivity: Selectivity::PLAY,
+            ..SearchParams::default()
+        };
+        let evaluator = Evaluator::default();
+        let mut tt = TranspositionTable::new(64);
+        let timed = Limits {
+            movetime: Some(Duration::from_secs(600)),
+            ..Limits::default()
+        };
+        let result = search_with(
+            &ffo40.position,
+            &mut tt,
+            &params,
+            &evaluator,
+            &timed,
+            &mut |_| {},
+        );
+        let ends: Vec<Proof> = result
+            .iterations
+            .iter()
+            .filter(|it| it.depth == Depth::End)
+            .map(|it| it.score.proof)
+            .collect();
+        assert_eq!(ends, [Proof::Heuristic, Proof::Wld]);
+        assert_eq!(result.score.proof, Proof::Wld);
+        assert_eq!(result.score.value.signum(), ffo40.score.unwrap().signum());
+        // Asked for a depth past the end, a selective search stops at the probable solve.
+        tt.clear();
+        let limits = Limits::depth_or_exact(Some(40));
+        let result = search_with(
+            &ffo40.position,
+            &mut tt,
+            &params,
+            &evaluator,
+            &limits,
+            &mut |_| {},
+        );
+        let last = result.iterations.last().unwrap();
+        assert_eq!(
+            (last.depth, last.score.proof),
+            (Depth::End, Proof::Heuristic)
+        );
+        // Within a few discs of the exact +38.
+        assert!(
+            (result.score.value - 38).abs() <= 6,
+            "{}",
+            result.score.value
+        );
     }
 
     #[test]

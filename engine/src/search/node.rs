@@ -185,7 +185,17 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         if depth <= 0 {
             return self.leaf(position);
         }
-        if let Some(v) = self.solve_endgame(position, depth, alpha, beta) {
+        // A selective search predicts even a solve (a probable solve): such a node is
+        // searched here rather than by the solver, which proves.
+        let prediction = self
+            .params
+            .selectivity
+            .deviations()
+            .filter(|_| depth >= probcut::MIN_DEPTH)
+            .and_then(|deviations| Some((deviations, position.probcut(depth, self.resources)?)));
+        if prediction.is_none()
+            && let Some(v) = self.solve_endgame(position, depth, alpha, beta)
+        {
             return if self.stopped {
                 0
             } else {
@@ -216,9 +226,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
                 }
             }
         }
-        if let Some(deviations) = self.params.selectivity.deviations()
-            && depth >= probcut::MIN_DEPTH
-            && let Some(prediction) = position.probcut(depth, self.resources)
+        if let Some((deviations, prediction)) = prediction
             && let Some(v) = self.probcut(position, &prediction, deviations, lo, hi)
         {
             return self.bounded(v, alpha, beta);

@@ -12,9 +12,9 @@ use rand::{RngExt, SeedableRng, rngs::StdRng};
 
 use super::games::TrainingGame;
 use crate::game::othello::{Geometry, Othello};
-use crate::search::othello::probcut::SigmaModel;
+use crate::search::othello::probcut::{EndModel, SigmaModel, end_shallow_depth};
 use crate::search::probcut::{MIN_DEPTH, shallow_depth};
-use crate::search::{Limits, Report, SearchParams, TranspositionTable, search};
+use crate::search::{Limits, Report, SearchParams, TranspositionTable, search, solve_exact};
 
 /// One sampled position and its full-width values at depths 1, 2, ...
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,15 +25,21 @@ pub struct DepthValues {
     pub position: Othello,
     /// `values[d - 1]`: the minimax value at depth `d`, from the side to move.
     pub values: Vec<i32>,
+    /// The exact score, when sampled for the endgame model (`engine probcut sample --end`).
+    pub exact: Option<i32>,
 }
 
 impl DepthValues {
-    /// The line of a sample file: `<index> <board> <side> <value at depth 1> ...`.
+    /// The line of a sample file: `<index> <board> <side> <value at depth 1> ...`, then
+    /// `end <exact score>` when it has one.
     #[must_use]
     pub fn line(&self) -> String {
         let mut line = format!("{} {}", self.index, self.position);
         for v in &self.values {
             let _ = write!(line, " {v}");
+        }
+        if let Some(exact) = self.exact {
+            let _ = write!(line, " end {exact}");
         }
         line
     }
@@ -52,16 +58,28 @@ impl DepthValues {
         let board = words.next().context("no board")?;
         let side = words.next().context("no side to move")?;
         let position = Othello::parse(Geometry::Board8x8, &format!("{board} {side}"))?;
-        let values = words
-            .map(|w| w.parse::<i32>().context("bad value"))
+        let words: Vec<&str> = words.collect();
+        let (values, exact) = match words.iter().position(|&w| w == "end") {
+            Some(at) => match words[at + 1..] {
+                [exact] => (&words[..at], Some(exact)),
+                _ => bail!("'end' must be followed by the exact score alone"),
+            },
+            None => (&words[..], None),
+        };
+        let value = |w: &str| w.parse::<i32>().context("bad value");
+        let values = values
+            .iter()
+            .map(|w| value(w))
             .collect::<anyhow::Result<Vec<_>>>()?;
-        if values.iter().any(|v| v.abs() > 64) {
+        let exact = exact.map(value).transpose()?;
+        if values.iter().chain(&exact).any(|v| v.abs() > 64) {
             bail!("a value beyond 64 discs");
         }
         Ok(DepthValues {
             index,
             position,
             values,
+            exact,
         })
     }
 }
@@ -121,13 +139,15 @@ pub fn deepest(empties: u32, max_depth: u32) -> u32 {
 }
 
 /// The position's full-width values at depths 1 to [`deepest`]: one iterative deepening
-/// (MTD(f), one thread), each iteration's score. The table is cleared first, so each
-/// position's values and nodes are the same whatever was searched before.
+/// (MTD(f), one thread), each iteration's score; with `end`, its exact score too. The
+/// table is cleared first, so each position's values and nodes are the same whatever was
+/// searched before.
 #[must_use]
 pub fn depth_values(
     index: usize,
     position: &Othello,
     max_depth: u32,
+    end: bool,
     tt: &mut TranspositionTable,
 ) -> DepthValues {
     tt.clear();
@@ -145,10 +165,12 @@ pub fn depth_values(
             }
         },
     );
+    let exact = end.then(|| solve_exact(position, tt).score.value);
     DepthValues {
         index,
         position: *position,
         values,
+        exact,
     }
 }
 
@@ -211,10 +233,9 @@ pub fn fit_sigma(spreads: &[Spread], min_count: usize) -> anyhow::Result<SigmaMo
         .iter()
         .filter(|s| s.count >= min_count)
         .map(|s| {
-            let middle = f64::from(s.empties) + f64::from(EMPTIES_GROUP - 1) / 2.0;
             let shallow = f64::from(shallow_depth(s.depth as i32));
             (
-                [1.0, middle, f64::from(s.depth), shallow],
+                [1.0, group_middle(s), f64::from(s.depth), shallow],
                 s.rms,
                 s.count as f64,
             )
@@ -226,41 +247,110 @@ pub fn fit_sigma(spreads: &[Spread], min_count: usize) -> anyhow::Result<SigmaMo
             rows.len()
         );
     }
-    // Normal equations, 4x4, solved by Gaussian elimination with partial pivoting.
-    let mut a = [[0.0f64; 5]; 4];
-    for (x, y, w) in &rows {
-        for i in 0..4 {
-            for j in 0..4 {
-                a[i][j] += w * x[i] * x[j];
-            }
-            a[i][4] += w * x[i] * y;
-        }
-    }
-    for col in 0..4 {
-        let pivot = (col..4)
-            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
-            .unwrap_or(col);
-        a.swap(col, pivot);
-        if a[col][col].abs() < 1e-12 {
-            bail!("the spreads do not determine the model (all at one depth or empties?)");
-        }
-        let pivot_row = a[col];
-        for (r, row) in a.iter_mut().enumerate() {
-            if r != col {
-                let factor = row[col] / pivot_row[col];
-                for (x, p) in row.iter_mut().zip(pivot_row).skip(col) {
-                    *x -= factor * p;
-                }
-            }
-        }
-    }
-    let c: [f64; 4] = std::array::from_fn(|i| a[i][4] / a[i][i]);
+    let c = least_squares(&rows)?;
     Ok(SigmaModel {
         constant: c[0] as f32,
         per_empty: c[1] as f32,
         per_depth: c[2] as f32,
         per_shallow: c[3] as f32,
     })
+}
+
+/// The middle of a spread's group of empties.
+fn group_middle(s: &Spread) -> f64 {
+    f64::from(s.empties) + f64::from(EMPTIES_GROUP - 1) / 2.0
+}
+
+/// The spread of the exact scores around the values of the probable solve's shallow
+/// searches ([`end_shallow_depth`] of each position's empties), by group of empties: each
+/// [`Spread`]'s `depth` is the shallow depth of its group's first count of empties.
+/// Samples without an exact score, or not searched as deep, are left out.
+#[must_use]
+pub fn end_spreads(samples: &[DepthValues]) -> Vec<Spread> {
+    let mut sums: BTreeMap<u32, (usize, f64, f64)> = BTreeMap::new();
+    for s in samples {
+        let empties = s.position.empty().count_ones();
+        let shallow = end_shallow_depth(empties) as usize;
+        let (Some(exact), Some(&value)) = (s.exact, s.values.get(shallow - 1)) else {
+            continue;
+        };
+        let diff = f64::from(exact - value);
+        let entry = sums
+            .entry(empties / EMPTIES_GROUP * EMPTIES_GROUP)
+            .or_default();
+        entry.0 += 1;
+        entry.1 += diff;
+        entry.2 += diff * diff;
+    }
+    sums.into_iter()
+        .map(|(empties, (count, sum, squares))| Spread {
+            depth: end_shallow_depth(empties) as u32,
+            empties,
+            count,
+            mean: sum / count as f64,
+            rms: (squares / count as f64).sqrt(),
+        })
+        .collect()
+}
+
+/// Fits `sigma = c0 + c1 * empties` to the endgame spreads by least squares, as
+/// [`fit_sigma`] does.
+///
+/// # Errors
+/// When fewer than two groups of `min_count` positions are left.
+pub fn fit_end(spreads: &[Spread], min_count: usize) -> anyhow::Result<EndModel> {
+    let rows: Vec<([f64; 2], f64, f64)> = spreads
+        .iter()
+        .filter(|s| s.count >= min_count)
+        .map(|s| ([1.0, group_middle(s)], s.rms, s.count as f64))
+        .collect();
+    if rows.len() < 2 {
+        bail!(
+            "only {} groups of at least {min_count} solved positions: sample more with --end",
+            rows.len()
+        );
+    }
+    let c = least_squares(&rows)?;
+    Ok(EndModel {
+        constant: c[0] as f32,
+        per_empty: c[1] as f32,
+    })
+}
+
+/// The coefficients `c` minimising `sum w (c . x - y)^2` over the rows `(x, y, w)`: the
+/// normal equations, solved by Gaussian elimination with partial pivoting.
+fn least_squares<const N: usize>(rows: &[([f64; N], f64, f64)]) -> anyhow::Result<[f64; N]> {
+    let mut a = [[0.0f64; N]; N];
+    let mut b = [0.0f64; N];
+    for (x, y, w) in rows {
+        for i in 0..N {
+            for j in 0..N {
+                a[i][j] += w * x[i] * x[j];
+            }
+            b[i] += w * x[i] * y;
+        }
+    }
+    for col in 0..N {
+        let pivot = (col..N)
+            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
+            .unwrap_or(col);
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        if a[col][col].abs() < 1e-12 {
+            bail!("the spreads do not determine the model (all at one depth or empties?)");
+        }
+        let (pivot_row, pivot_b) = (a[col], b[col]);
+        for (r, (row, rb)) in a.iter_mut().zip(&mut b).enumerate() {
+            if r != col {
+                let factor = row[col] / pivot_row[col];
+                for (x, p) in row.iter_mut().zip(pivot_row).skip(col) {
+                    *x -= factor * p;
+                }
+                *rb -= factor * pivot_b;
+            }
+        }
+    }
+    Ok(std::array::from_fn(|i| b[i] / a[i][i]))
 }
 
 #[cfg(test)]
@@ -275,10 +365,20 @@ mod tests {
             index: 7,
             position: Othello::start(Geometry::Board8x8, Start::Standard),
             values: vec![3, -1, 2, 0],
+            exact: None,
         };
         assert_eq!(DepthValues::parse(&s.line()).unwrap(), s);
+        let solved = DepthValues {
+            exact: Some(-4),
+            ..s.clone()
+        };
+        assert!(solved.line().ends_with(" 0 end -4"), "{}", solved.line());
+        assert_eq!(DepthValues::parse(&solved.line()).unwrap(), solved);
         assert!(DepthValues::parse("7 ---- X 1").is_err());
         assert!(DepthValues::parse(&format!("{} 99", s.line())).is_err());
+        assert!(DepthValues::parse(&format!("{} end", s.line())).is_err());
+        assert!(DepthValues::parse(&format!("{} end 1 2", s.line())).is_err());
+        assert!(DepthValues::parse(&format!("{} end 65", s.line())).is_err());
         assert!(DepthValues::parse("").is_err());
     }
 
@@ -288,6 +388,7 @@ mod tests {
             index: 3,
             position: Othello::start(Geometry::Board8x8, Start::Standard),
             values: vec![1, 2],
+            exact: None,
         };
         let whole = format!("{}\n", s.line());
         let text = format!("{whole}{}", &s.line()[..20]);
@@ -303,8 +404,9 @@ mod tests {
         let start = Othello::start(Geometry::Board8x8, Start::Standard);
         let p = start.play(OthelloMove::square(19));
         let mut tt = TranspositionTable::new(4);
-        let sampled = depth_values(0, &p, 5, &mut tt);
+        let sampled = depth_values(0, &p, 5, false, &mut tt);
         assert_eq!(sampled.values.len(), 5);
+        assert_eq!(sampled.exact, None);
         for (d, &v) in sampled.values.iter().enumerate() {
             let limits = Limits::depth_or_exact(Some(d as u32 + 1));
             let mut fresh = TranspositionTable::new(4);
@@ -317,6 +419,65 @@ mod tests {
             );
             assert_eq!(alone.score.value, v, "depth {}", d + 1);
         }
+    }
+
+    #[test]
+    fn endgame_spreads_compare_the_exact_score_with_the_shallow_value() {
+        // Two positions with 12 empties (shallow depth 4): exact - value at depth 4 is
+        // +3 and -1; one without its exact score and one searched too shallow are left out.
+        let mut p = Othello::start(Geometry::Board8x8, Start::Standard);
+        while p.empty().count_ones() > 12 {
+            let mut moves = crate::game::MoveList::new();
+            p.generate_moves(&mut moves);
+            p = p.play(moves[0]);
+        }
+        assert_eq!(end_shallow_depth(12), 4);
+        let sample = |values: Vec<i32>, exact| DepthValues {
+            index: 0,
+            position: p,
+            values,
+            exact,
+        };
+        let samples = [
+            sample(vec![0, 0, 0, 5, 9], Some(8)),
+            sample(vec![0, 0, 0, -2, 9], Some(-3)),
+            sample(vec![0, 0, 0, 5], None),
+            sample(vec![0, 0], Some(8)),
+        ];
+        let spreads = end_spreads(&samples);
+        assert_eq!(spreads.len(), 1);
+        let s = spreads[0];
+        assert_eq!((s.depth, s.empties, s.count), (4, 12, 2));
+        assert!((s.mean - 1.0).abs() < 1e-9 && (s.rms - 5f64.sqrt()).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_known_endgame_spread_is_recovered() {
+        let truth = EndModel {
+            constant: 3.0,
+            per_empty: 0.1,
+        };
+        let spreads: Vec<Spread> = (12..=24)
+            .step_by(4)
+            .map(|empties| Spread {
+                depth: end_shallow_depth(empties) as u32,
+                empties,
+                count: 40,
+                mean: 0.0,
+                rms: f64::from(truth.sigma(empties as f32 + 1.5)),
+            })
+            .collect();
+        let fitted = fit_end(&spreads, 10).unwrap();
+        assert!(
+            (fitted.constant - truth.constant).abs() < 1e-3,
+            "{fitted:?}"
+        );
+        assert!(
+            (fitted.per_empty - truth.per_empty).abs() < 1e-4,
+            "{fitted:?}"
+        );
+        assert!(fit_end(&spreads[..1], 10).is_err());
+        assert!(fit_end(&spreads, 41).is_err());
     }
 
     #[test]

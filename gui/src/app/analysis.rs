@@ -3,7 +3,7 @@
 
 use eframe::egui;
 use egui_plot::{Line, Plot};
-use protocol::{Bound, Info, Proof};
+use protocol::{Bound, Depth, Info, Proof};
 
 use super::App;
 use crate::db_install::{DatabaseState, database_state, install_size};
@@ -277,11 +277,12 @@ fn bounds_plot(ui: &mut egui::Ui, passes: &[PassBounds], iterations: &[Info], li
 }
 
 /// An iteration's depth, with a selective search's confidence as Othello engines show it
-/// (`14@87%`).
+/// (`14@87%`); a selective search to the end is a probable solve.
 fn depth_text(info: &Info) -> String {
     match (info.depth, info.selectivity) {
         (None, _) => "-".into(),
         (Some(depth), None) => depth.to_string(),
+        (Some(Depth::End), Some(percent)) => format!("end@{percent}% (probable)"),
         (Some(depth), Some(percent)) => format!("{depth}@{percent}%"),
     }
 }
@@ -289,7 +290,6 @@ fn depth_text(info: &Info) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use protocol::Depth;
 
     #[test]
     fn sizes_read_in_their_unit() {
@@ -322,5 +322,7 @@ mod tests {
         assert_eq!(depth_text(&info), "14");
         info.selectivity = Some(87);
         assert_eq!(depth_text(&info), "14@87%");
+        info.depth = Some(Depth::End);
+        assert_eq!(depth_text(&info), "end@87% (probable)");
     }
 }

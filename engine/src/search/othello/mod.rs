@@ -19,7 +19,7 @@ use crate::game::othello::movegen::{flips, legal_moves};
 use crate::game::othello::{Geometry, Othello, OthelloMove};
 use crate::game::{Game, GameMove, MAX_MOVES, MoveList};
 use order::{OrderTables, order_tables};
-use probcut::SigmaModel;
+use probcut::{EndModel, SigmaModel, end_shallow_depth};
 
 /// From this remaining depth on, moves are ordered by the opponent's mobility after them.
 const FASTEST_FIRST_DEPTH: i32 = 3;
@@ -34,10 +34,20 @@ pub fn has_probcut_model(geometry: Geometry, evaluator: &Evaluator) -> bool {
     evaluator.patterns_for(geometry).is_some()
 }
 
+/// Fewest empty squares at which a probable solve predicts a node instead of proving
+/// it: below, the exact solver costs little more than the prediction.
+const PROBABLE_MIN_EMPTIES: u32 = 12;
+
 /// The shipped Multi-ProbCut model, read once.
 fn model() -> &'static SigmaModel {
     static MODEL: OnceLock<SigmaModel> = OnceLock::new();
     MODEL.get_or_init(SigmaModel::builtin)
+}
+
+/// The shipped model of probable solves, read once.
+fn end_model() -> &'static EndModel {
+    static MODEL: OnceLock<EndModel> = OnceLock::new();
+    MODEL.get_or_init(EndModel::builtin)
 }
 
 impl Searchable for Othello {
@@ -117,16 +127,28 @@ impl Searchable for Othello {
         moves.extend(keyed.into_iter().map(|(_, mv)| mv));
     }
 
+    /// A heuristic search's prediction two plies or more short of the end (the model was
+    /// fitted there), or a probable solve's, where the search goes to the end.
     fn probcut(&self, depth: i32, evaluator: &Evaluator) -> Option<Prediction> {
-        let empties = self.empty().count_ones() as i32;
-        // The model was fitted to searches two plies or more short of the end.
-        (depth <= empties - 2 && has_probcut_model(self.geometry(), evaluator)).then(|| {
+        if !has_probcut_model(self.geometry(), evaluator) {
+            return None;
+        }
+        let empties = self.empty().count_ones();
+        let e = empties as i32;
+        if depth <= e - 2 {
             let shallow = shallow_depth(depth);
-            Prediction {
+            Some(Prediction {
                 shallow,
                 sigma: model().sigma(empties as f32, depth, shallow),
-            }
-        })
+            })
+        } else if depth >= 2 * e && empties >= PROBABLE_MIN_EMPTIES {
+            Some(Prediction {
+                shallow: end_shallow_depth(empties),
+                sigma: end_model().sigma(empties as f32),
+            })
+        } else {
+            None
+        }
     }
 
     fn solve_endgame(
