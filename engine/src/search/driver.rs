@@ -85,8 +85,8 @@ impl Plan {
         };
         // A selective search that the game can predict to the end (Othello's 8x8 with
         // its model, enough empties) first solves with the cuts: a probable solve.
-        let probable = params.selectivity != Selectivity::FULL
-            && position.probcut(DEPTH_TO_END, resources).is_some();
+        let probable =
+            params.selectivity != Selectivity::FULL && position.probable_solve_pays(resources);
         let heuristic = |depth| Step {
             depth,
             selectivity: params.selectivity,
@@ -695,6 +695,20 @@ mod tests {
         assert_eq!(plan.steps, expected);
         let plan = Plan::new(&ffo40.position, &params, &Evaluator::Hand, &timed);
         assert_eq!(plan.steps.len(), 19);
+        // Below 19 empties the exact solve alone is the faster.
+        let mut near = ffo40.position;
+        while near.empties() > Some(18) {
+            let mut moves = crate::game::MoveList::new();
+            near.generate_moves(&mut moves);
+            near = near.play(moves[0]);
+        }
+        let plan = Plan::new(&near, &params, &evaluator, &timed);
+        let solves: Vec<&Step> = plan
+            .steps
+            .iter()
+            .filter(|s| s.depth == DEPTH_TO_END)
+            .collect();
+        assert_eq!(solves, [&step(DEPTH_TO_END, Selectivity::FULL)]);
     }
 
     #[test]

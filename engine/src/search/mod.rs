@@ -233,6 +233,14 @@ pub trait Searchable: Evaluate {
         horizon_value(self, resources)
     }
 
+    /// Whether a selective search that reaches the end should make a probable solve of this
+    /// position before proving it: the game predicts solves ([`Searchable::probcut`]) and
+    /// the probable solve is the faster of the two here.
+    fn probable_solve_pays(&self, resources: &Self::Resources) -> bool {
+        let _ = resources;
+        false
+    }
+
     /// Multi-ProbCut's prediction at a node searched to `depth` (at least
     /// [`probcut::MIN_DEPTH`]), where the game has a model for it: the shallow search's
     /// depth and the spread of the deep value around its value.

@@ -35,8 +35,13 @@ pub fn has_probcut_model(geometry: Geometry, evaluator: &Evaluator) -> bool {
 }
 
 /// Fewest empty squares at which a probable solve predicts a node instead of proving
-/// it: below, the exact solver costs little more than the prediction.
-const PROBABLE_MIN_EMPTIES: u32 = 12;
+/// it: below, the exact solver costs little more than the prediction, and cuts there
+/// made most of the errors (docs/selectivity.md: 12 gave three times the wrong scores).
+const PROBABLE_MIN_EMPTIES: u32 = 16;
+
+/// Fewest empty squares at which a probable solve is made before the proof: with fewer,
+/// the exact solve alone is faster (docs/selectivity.md).
+const PROBABLE_ROOT_EMPTIES: u32 = 19;
 
 /// The shipped Multi-ProbCut model, read once.
 fn model() -> &'static SigmaModel {
@@ -125,6 +130,11 @@ impl Searchable for Othello {
         keyed.sort_unstable_by_key(|&(key, _)| key);
         moves.clear();
         moves.extend(keyed.into_iter().map(|(_, mv)| mv));
+    }
+
+    fn probable_solve_pays(&self, evaluator: &Evaluator) -> bool {
+        has_probcut_model(self.geometry(), evaluator)
+            && self.empty().count_ones() >= PROBABLE_ROOT_EMPTIES
     }
 
     /// A heuristic search's prediction two plies or more short of the end (the model was
