@@ -596,6 +596,14 @@ mod tests {
         assert_eq!(whole.iterations.len(), 6);
     }
 
+    /// The library's parameters at the level games are played at.
+    fn selective() -> SearchParams {
+        SearchParams {
+            selectivity: Selectivity::PLAY,
+            ..SearchParams::default()
+        }
+    }
+
     fn depths(plan: &Plan) -> Vec<i32> {
         plan.steps.iter().map(|s| s.depth).collect()
     }
@@ -643,10 +651,7 @@ mod tests {
     #[test]
     fn a_selective_search_solves_probably_then_exactly() {
         let ffo40 = &crate::suite::ffo()[0];
-        let params = SearchParams {
-            selectivity: Selectivity::PLAY,
-            ..SearchParams::default()
-        };
+        let params = selective();
         let evaluator = Evaluator::default();
         let timed = Limits {
             movetime: Some(Duration::from_millis(100)),
@@ -714,10 +719,7 @@ mod tests {
     #[test]
     fn a_probable_solve_is_reported_as_heuristic_and_the_exact_one_proves() {
         let ffo40 = &crate::suite::ffo()[0];
-        let params = SearchParams {
-            selectivity: Selectivity::PLAY,
-            ..SearchParams::default()
-        };
+        let params = selective();
         let evaluator = Evaluator::default();
         let mut tt = TranspositionTable::new(64);
         let timed = Limits {

@@ -193,23 +193,21 @@ pub struct Spread {
 /// Empties per group of [`Spread`]s.
 pub const EMPTIES_GROUP: u32 = 4;
 
-/// The spreads of `samples` at every depth from [`MIN_DEPTH`] with its
-/// [`shallow_depth`], by group of empties.
-#[must_use]
-pub fn spreads(samples: &[DepthValues]) -> Vec<Spread> {
+/// The group of empties a position with `empties` belongs to: its first count.
+fn group_of(empties: u32) -> u32 {
+    empties / EMPTIES_GROUP * EMPTIES_GROUP
+}
+
+/// The [`Spread`] of each `(depth, empties group)` over its differences, in key order.
+fn spreads_of(differences: impl Iterator<Item = ((u32, u32), i32)>) -> Vec<Spread> {
     // (depth, empties group) -> (count, sum, sum of squares)
     let mut sums: BTreeMap<(u32, u32), (usize, f64, f64)> = BTreeMap::new();
-    for s in samples {
-        let empties = s.position.empty().count_ones();
-        let group = empties / EMPTIES_GROUP * EMPTIES_GROUP;
-        for depth in MIN_DEPTH..=s.values.len() as i32 {
-            let shallow = shallow_depth(depth);
-            let diff = f64::from(s.values[depth as usize - 1] - s.values[shallow as usize - 1]);
-            let entry = sums.entry((depth as u32, group)).or_default();
-            entry.0 += 1;
-            entry.1 += diff;
-            entry.2 += diff * diff;
-        }
+    for (key, diff) in differences {
+        let diff = f64::from(diff);
+        let entry = sums.entry(key).or_default();
+        entry.0 += 1;
+        entry.1 += diff;
+        entry.2 += diff * diff;
     }
     sums.into_iter()
         .map(|((depth, empties), (count, sum, squares))| Spread {
@@ -220,6 +218,20 @@ pub fn spreads(samples: &[DepthValues]) -> Vec<Spread> {
             rms: (squares / count as f64).sqrt(),
         })
         .collect()
+}
+
+/// The spreads of `samples` at every depth from [`MIN_DEPTH`] with its
+/// [`shallow_depth`], by group of empties.
+#[must_use]
+pub fn spreads(samples: &[DepthValues]) -> Vec<Spread> {
+    spreads_of(samples.iter().flat_map(|s| {
+        let group = group_of(s.position.empty().count_ones());
+        (MIN_DEPTH..=s.values.len() as i32).map(move |depth| {
+            let shallow = shallow_depth(depth);
+            let diff = s.values[depth as usize - 1] - s.values[shallow as usize - 1];
+            ((depth as u32, group), diff)
+        })
+    }))
 }
 
 /// Fits `sigma = c0 + c1 * empties + c2 * depth + c3 * shallow` to the spreads by least
@@ -267,30 +279,12 @@ fn group_middle(s: &Spread) -> f64 {
 /// Samples without an exact score, or not searched as deep, are left out.
 #[must_use]
 pub fn end_spreads(samples: &[DepthValues]) -> Vec<Spread> {
-    let mut sums: BTreeMap<u32, (usize, f64, f64)> = BTreeMap::new();
-    for s in samples {
+    spreads_of(samples.iter().filter_map(|s| {
         let empties = s.position.empty().count_ones();
-        let shallow = end_shallow_depth(empties) as usize;
-        let (Some(exact), Some(&value)) = (s.exact, s.values.get(shallow - 1)) else {
-            continue;
-        };
-        let diff = f64::from(exact - value);
-        let entry = sums
-            .entry(empties / EMPTIES_GROUP * EMPTIES_GROUP)
-            .or_default();
-        entry.0 += 1;
-        entry.1 += diff;
-        entry.2 += diff * diff;
-    }
-    sums.into_iter()
-        .map(|(empties, (count, sum, squares))| Spread {
-            depth: end_shallow_depth(empties) as u32,
-            empties,
-            count,
-            mean: sum / count as f64,
-            rms: (squares / count as f64).sqrt(),
-        })
-        .collect()
+        let value = s.values.get(end_shallow_depth(empties) as usize - 1)?;
+        let group = group_of(empties);
+        Some(((end_shallow_depth(group) as u32, group), s.exact? - value))
+    }))
 }
 
 /// Fits `sigma = c0 + c1 * empties` to the endgame spreads by least squares, as
