@@ -296,6 +296,9 @@ const TERNARY: [u16; 1 << MAX_SQUARES] = {
     table
 };
 
+/// `TERNARY`'s indices: a gather of at most [`MAX_SQUARES`] bits is below it.
+const TERNARY_MASK: usize = (1 << MAX_SQUARES) - 1;
+
 /// The layout, built once.
 pub(crate) static LAYOUT: LazyLock<Layout> = LazyLock::new(Layout::new);
 
@@ -361,14 +364,32 @@ impl Layout {
 #[inline(always)]
 fn for_each_index(me: u64, opp: u64, moves: [u64; 2], mut visit: impl FnMut(u32)) {
     let (mine, theirs) = (all_transforms(me), all_transforms(opp));
-    for inst in &INSTANCES {
-        let (m, o) = (mine[inst.symmetry], theirs[inst.symmetry]);
-        visit(
-            inst.offset
-                + u32::from(TERNARY[gather(m, inst.mask) as usize])
-                + 2 * u32::from(TERNARY[gather(o, inst.mask) as usize]),
-        );
+    // Unrolled, so that every copy's symmetry, mask and offset are constants in the code
+    // rather than loads from the table of copies.
+    macro_rules! read_copies {
+        ($($i:literal)*) => {
+            const _: () = {
+                let listed = [$($i),*];
+                assert!(listed.len() == INSTANCE_COUNT, "every copy");
+                let mut k = 0;
+                while k < listed.len() {
+                    assert!(listed[k] == k, "in order, once each");
+                    k += 1;
+                }
+            };
+            $({
+                const INSTANCE: Instance = INSTANCES[$i];
+                let (m, o) = (mine[INSTANCE.symmetry], theirs[INSTANCE.symmetry]);
+                visit(
+                    INSTANCE.offset
+                        + u32::from(TERNARY[gather(m, INSTANCE.mask) as usize & TERNARY_MASK])
+                        + 2 * u32::from(TERNARY[gather(o, INSTANCE.mask) as usize & TERNARY_MASK]),
+                );
+            })*
+        };
     }
+    read_copies!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27
+        28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45);
     for (offset, value) in GLOBAL_OFFSETS
         .into_iter()
         .zip(globals::values(me, opp, moves))
