@@ -279,6 +279,16 @@ pub enum Horizon {
     Estimate(i32),
 }
 
+impl Horizon {
+    /// The value, whatever its source.
+    #[must_use]
+    pub fn value(self) -> i32 {
+        match self {
+            Horizon::End(v) | Horizon::Database(v) | Horizon::Estimate(v) => v,
+        }
+    }
+}
+
 /// The final score when the game is over, else a database's value when one holds the
 /// position, else the evaluation.
 pub fn horizon_value<G: Searchable>(position: &G, resources: &G::Resources) -> Horizon {

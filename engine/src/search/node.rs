@@ -292,8 +292,11 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         beta: i32,
     ) -> Option<i32> {
         let max = position.max_score();
+        // Only the cut the position's own value leans to is tried: the other's shallow
+        // search would mostly fail, and costs as much.
+        let standing = position.horizon(self.resources).value();
         let high = prediction.high_bound(beta, deviations);
-        if high <= max {
+        if standing >= beta && high <= max {
             let v = self.node(position, prediction.shallow, high - 1, high);
             if self.stopped {
                 return Some(0);
@@ -305,7 +308,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             }
         }
         let low = prediction.low_bound(alpha, deviations);
-        if low >= -max {
+        if standing <= alpha && low >= -max {
             let v = self.node(position, prediction.shallow, low, low + 1);
             if self.stopped {
                 return Some(0);
