@@ -1,0 +1,47 @@
+//! Multi-ProbCut at the level games are played at, on the 20 mid-game positions of
+//! data/midgame-36-45.obf: a selective search prunes (deterministic node counts, far
+//! below full width's) and its values stay near full width's. A change that stopped the
+//! cuts, or made them wild, fails here; the agreement tests only see full width.
+
+use engine::game::othello::{Othello, OthelloMove};
+use engine::search::{Limits, SearchParams, SearchResult, Selectivity, TranspositionTable, search};
+use engine::suite::parse_suite;
+
+const DEPTH: u32 = 8;
+
+fn search_at(position: &Othello, selectivity: Selectivity) -> SearchResult<OthelloMove> {
+    let mut tt = TranspositionTable::new(16);
+    let params = SearchParams {
+        selectivity,
+        ..SearchParams::default()
+    };
+    search(
+        position,
+        &mut tt,
+        &params,
+        &Limits::depth_or_exact(Some(DEPTH)),
+        &mut |_| {},
+    )
+}
+
+#[test]
+fn selective_searches_prune_and_stay_near_full_width() {
+    let positions = parse_suite(include_str!("../data/midgame-36-45.obf")).unwrap();
+    assert_eq!(positions.len(), 20);
+    let (mut full_nodes, mut selective_nodes, mut difference) = (0, 0, 0);
+    for p in &positions {
+        let full = search_at(&p.position, Selectivity::FULL);
+        let selective = search_at(&p.position, Selectivity::PLAY);
+        assert!(!full.stopped && !selective.stopped);
+        full_nodes += full.stats.nodes;
+        selective_nodes += selective.stats.nodes;
+        assert!(selective.stats.probcuts > 0, "no cut in {}", p.id);
+        difference += (full.score.value - selective.score.value).abs();
+    }
+    assert!(
+        selective_nodes * 3 < full_nodes,
+        "selective {selective_nodes} nodes, full width {full_nodes}"
+    );
+    let mean = f64::from(difference) / positions.len() as f64;
+    assert!(mean <= 1.5, "mean difference {mean:.2} discs");
+}
