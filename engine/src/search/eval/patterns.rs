@@ -15,6 +15,11 @@ use std::sync::LazyLock;
 use super::globals;
 use crate::game::othello::geometry::squares;
 
+#[cfg(simd_patterns)]
+mod avx512;
+#[cfg(simd_patterns)]
+use avx512::{copy_indices, copy_sum};
+
 /// A board symmetry: bit 0 mirrors the columns, bit 1 the rows, bit 2 swaps rows and
 /// columns (applied to the coordinates first).
 pub(crate) type Symmetry = usize;
@@ -357,12 +362,22 @@ impl Layout {
     }
 }
 
-/// Calls `visit` with the table index of every copy of every shape in the position
-/// `(me, opp)`, in the order of [`INSTANCES`], then of every whole-board feature, offsets
-/// included; `moves` are the position's legal moves (the side to move's, the opponent's).
-/// One loop for the evaluation and the trainer: what one reads, the other fits.
+/// The table indices of the whole-board features of the position `(me, opp)`, whose legal
+/// moves are `moves` (the side to move's, the opponent's), offsets included.
 #[inline(always)]
-fn for_each_index(me: u64, opp: u64, moves: [u64; 2], mut visit: impl FnMut(u32)) {
+fn global_indices(me: u64, opp: u64, moves: [u64; 2]) -> impl Iterator<Item = u32> {
+    GLOBAL_OFFSETS
+        .into_iter()
+        .zip(globals::values(me, opp, moves))
+        .map(|(offset, value)| offset + value)
+}
+
+/// Calls `visit` with the table index of every copy of every shape in the position
+/// `(me, opp)`, in the order of [`INSTANCES`], offsets included, copy by copy: the reader
+/// of targets without AVX-512 (`patterns/avx512.rs` reads them all at once).
+#[inline(always)]
+#[cfg_attr(simd_patterns, allow(dead_code))]
+fn for_each_copy_index(me: u64, opp: u64, mut visit: impl FnMut(u32)) {
     let (mine, theirs) = (all_transforms(me), all_transforms(opp));
     // Unrolled, so that every copy's symmetry, mask and offset are constants in the code
     // rather than loads from the table of copies.
@@ -390,22 +405,43 @@ fn for_each_index(me: u64, opp: u64, moves: [u64; 2], mut visit: impl FnMut(u32)
     }
     read_copies!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27
         28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45);
-    for (offset, value) in GLOBAL_OFFSETS
-        .into_iter()
-        .zip(globals::values(me, opp, moves))
-    {
-        visit(offset + value);
-    }
+}
+
+/// The table index of every copy of every shape in the position `(me, opp)`, in the order
+/// of [`INSTANCES`], offsets included.
+#[cfg(not(simd_patterns))]
+#[inline(always)]
+fn copy_indices(me: u64, opp: u64) -> [u32; INSTANCE_COUNT] {
+    let mut out = [0; INSTANCE_COUNT];
+    let mut slots = out.iter_mut();
+    for_each_copy_index(me, opp, |index| {
+        *slots.next().expect("a slot per copy") = index
+    });
+    out
+}
+
+/// The sum of `table`'s entries at the indices of [`copy_indices`].
+#[cfg(not(simd_patterns))]
+#[inline(always)]
+fn copy_sum(me: u64, opp: u64, table: &[i16]) -> i32 {
+    let mut sum = 0;
+    for_each_copy_index(me, opp, |index| sum += i32::from(table[index as usize]));
+    sum
 }
 
 /// The table index of every copy of every shape in the position `(me, opp)`, in the
-/// order of [`INSTANCES`], then of every whole-board feature, offsets included.
+/// order of [`INSTANCES`], then of every whole-board feature, offsets included: what the
+/// trainer fits.
 #[inline]
 pub(crate) fn indices(me: u64, opp: u64, out: &mut [u32]) {
-    let mut slots = out.iter_mut();
-    for_each_index(me, opp, globals::both_moves(me, opp), |index| {
-        *slots.next().expect("feature_count() slots") = index;
-    });
+    let copies = copy_indices(me, opp);
+    let globals = global_indices(me, opp, globals::both_moves(me, opp));
+    for (slot, index) in out
+        .iter_mut()
+        .zip(copies[..INSTANCE_COUNT].iter().copied().chain(globals))
+    {
+        *slot = index;
+    }
 }
 
 /// The sum of `table`'s entries (one phase's, [`TABLE_LEN`] long) at the indices of the
@@ -414,11 +450,10 @@ pub(crate) fn indices(me: u64, opp: u64, out: &mut [u32]) {
 #[inline]
 pub(crate) fn sum_at_indices(me: u64, opp: u64, moves: [u64; 2], table: &[i16]) -> i32 {
     let table = &table[..TABLE_LEN];
-    let mut sum = 0;
-    for_each_index(me, opp, moves, |index| {
-        sum += i32::from(table[index as usize])
-    });
-    sum
+    let globals: i32 = global_indices(me, opp, moves)
+        .map(|index| i32::from(table[index as usize]))
+        .sum();
+    copy_sum(me, opp, table) + globals
 }
 
 /// The number of table indices a position reads: the length of [`indices`]' output.
@@ -515,7 +550,11 @@ mod tests {
         for _ in 0..300 {
             let (me, opp) = random_board(&mut rng);
             indices(me, opp, &mut out);
-            assert_eq!(out, reference_indices(me, opp));
+            let expected = reference_indices(me, opp);
+            assert_eq!(out, expected);
+            let mut copies = Vec::new();
+            for_each_copy_index(me, opp, |index| copies.push(index));
+            assert_eq!(copies, expected[..INSTANCE_COUNT]);
             for inst in &INSTANCES {
                 assert_eq!(gather(me, inst.mask), gather_portable(me, inst.mask));
             }
