@@ -77,6 +77,108 @@ pub fn legal_moves(me: u64, opp: u64, empty: u64) -> u64 {
     moves & empty
 }
 
+/// The legal moves of both players on the squares of `empty`: `[me's, opp's]`, as two
+/// calls of [`legal_moves`] give. A leaf needs both (the evaluation's mobility, and
+/// whether the game is over).
+#[inline]
+#[must_use]
+pub fn both_legal_moves(me: u64, opp: u64, empty: u64) -> [u64; 2] {
+    #[cfg(target_feature = "avx512f")]
+    {
+        let [mine, theirs] = both_legal_moves_avx512(me, opp);
+        [mine & empty, theirs & empty]
+    }
+    #[cfg(not(target_feature = "avx512f"))]
+    {
+        [legal_moves(me, opp, empty), legal_moves(opp, me, empty)]
+    }
+}
+
+/// [`both_legal_moves`] before the cut to empty squares, in two 512-bit vectors, one per
+/// way along the lines: eight lanes each, the four lines for `me` then the same four for
+/// `opp`, so that both players cost what one does.
+#[cfg(target_feature = "avx512f")]
+#[inline]
+#[allow(unsafe_code)] // the intrinsics, whose only condition is AVX-512 F
+fn both_legal_moves_avx512(me: u64, opp: u64) -> [u64; 2] {
+    use std::arch::x86_64::{
+        __m512i, _mm256_extract_epi64, _mm256_or_si256, _mm256_permute4x64_epi64, _mm512_and_si512,
+        _mm512_castsi512_si256, _mm512_extracti64x4_epi64, _mm512_or_si512, _mm512_set_epi64,
+        _mm512_sllv_epi64, _mm512_srlv_epi64,
+    };
+    /// Lanes 0-3: `lo`'s per line; lanes 4-7: `hi`'s per line.
+    fn lanes(lo: [u64; 4], hi: [u64; 4]) -> __m512i {
+        let v = |x: u64| x as i64;
+        // SAFETY: AVX-512 F is this function's build condition.
+        unsafe {
+            _mm512_set_epi64(
+                v(hi[3]),
+                v(hi[2]),
+                v(hi[1]),
+                v(hi[0]),
+                v(lo[3]),
+                v(lo[2]),
+                v(lo[1]),
+                v(lo[0]),
+            )
+        }
+    }
+    /// One way along the four lines for both players: `step` shifts every lane by its
+    /// line's amount (`twice` by double that), `keep` cuts to where a step may land.
+    #[inline(always)]
+    fn way(
+        players: __m512i,
+        opponents: __m512i,
+        keep: __m512i,
+        step: impl Fn(__m512i) -> __m512i,
+        twice: impl Fn(__m512i) -> __m512i,
+    ) -> __m512i {
+        // SAFETY: AVX-512 F is this function's build condition.
+        unsafe {
+            let and = |a, b| _mm512_and_si512(a, b);
+            let or = |a, b| _mm512_or_si512(a, b);
+            let o = and(opponents, keep);
+            let mut run = and(step(players), o);
+            run = or(run, and(step(run), o));
+            let pairs = and(o, step(o));
+            run = or(run, and(pairs, twice(run)));
+            run = or(run, and(pairs, twice(run)));
+            and(step(run), keep)
+        }
+    }
+    let both = |x: u64| [x; 4];
+    let players = lanes(both(me), both(opp));
+    let opponents = lanes(both(opp), both(me));
+    let shift = lanes(LINE_SHIFTS, LINE_SHIFTS);
+    let shift2 = lanes(LINE_SHIFTS.map(|s| 2 * s), LINE_SHIFTS.map(|s| 2 * s));
+    // SAFETY: AVX-512 F is this function's build condition (AVX2 comes with it).
+    unsafe {
+        let up = way(
+            players,
+            opponents,
+            lanes(LINE_KEEPS[0], LINE_KEEPS[0]),
+            |x| _mm512_sllv_epi64(x, shift),
+            |x| _mm512_sllv_epi64(x, shift2),
+        );
+        let down = way(
+            players,
+            opponents,
+            lanes(LINE_KEEPS[1], LINE_KEEPS[1]),
+            |x| _mm512_srlv_epi64(x, shift),
+            |x| _mm512_srlv_epi64(x, shift2),
+        );
+        let m = _mm512_or_si512(up, down);
+        // Lanes (0 4, 1 5, 2 6, 3 7) folded, then 0|1|2|3 for me and 4|5|6|7 for opp.
+        let (lo, hi) = (_mm512_castsi512_si256(m), _mm512_extracti64x4_epi64::<1>(m));
+        // Pair each player's lanes: [a0|a2, a1|a3] in lanes 0-1, the same for b in 2-3.
+        let lo2 = _mm256_or_si256(lo, _mm256_permute4x64_epi64::<0b01_00_11_10>(lo));
+        let hi2 = _mm256_or_si256(hi, _mm256_permute4x64_epi64::<0b01_00_11_10>(hi));
+        let fold = |v| (_mm256_extract_epi64::<0>(v) | _mm256_extract_epi64::<1>(v)) as u64;
+        // Not yet cut to the empty squares: the caller does that.
+        [fold(lo2), fold(hi2)]
+    }
+}
+
 /// For each square, the squares around it (8x8 grid): a move there flips nothing unless
 /// one of them is the opponent's, which is far cheaper to test than the flips.
 pub const NEIGHBOURS: [u64; 64] = {
@@ -214,6 +316,23 @@ mod tests {
             assert_eq!(
                 legal_moves(me, opp, !occupied),
                 legal_moves_step_by_step(me, opp, !occupied),
+                "{me:x} {opp:x}"
+            );
+        }
+    }
+
+    #[test]
+    fn both_players_moves_are_each_ones() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(6);
+        for _ in 0..20_000 {
+            let occupied = rng.random::<u64>() | rng.random::<u64>();
+            let me = occupied & rng.random::<u64>();
+            let opp = occupied & !me;
+            let empty = !occupied;
+            assert_eq!(
+                both_legal_moves(me, opp, empty),
+                [legal_moves(me, opp, empty), legal_moves(opp, me, empty)],
                 "{me:x} {opp:x}"
             );
         }

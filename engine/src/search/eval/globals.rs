@@ -6,7 +6,7 @@
 //! mobility. Measured in docs/evaluation.md.
 
 use crate::game::othello::geometry::neighbours;
-use crate::game::othello::movegen::legal_moves;
+use crate::game::othello::movegen::both_legal_moves;
 
 /// How many features there are.
 pub(crate) const COUNT: usize = 6;
@@ -28,8 +28,7 @@ const QUADRANTS: [u64; 4] = [
 #[inline]
 #[must_use]
 pub(crate) fn both_moves(me: u64, opp: u64) -> [u64; 2] {
-    let empty = !(me | opp);
-    [legal_moves(me, opp, empty), legal_moves(opp, me, empty)]
+    both_legal_moves(me, opp, !(me | opp))
 }
 
 /// Every feature's value for the side to move with discs `me` against `opp`, whose legal

@@ -229,7 +229,7 @@ impl PatternWeights {
     #[inline]
     #[must_use]
     pub fn evaluate(&self, position: &Othello) -> i32 {
-        self.evaluate_with_moves(position, [position.moves(), position.opponent_moves()])
+        self.evaluate_with_moves(position, position.both_moves())
     }
 
     /// [`evaluate`](Self::evaluate) of a position whose legal moves are known: `moves`

@@ -62,7 +62,7 @@ impl Searchable for Othello {
         let Some(weights) = evaluator.patterns_for(self.geometry()) else {
             return horizon_value(self, evaluator);
         };
-        let moves = [self.moves(), self.opponent_moves()];
+        let moves = self.both_moves();
         if moves == [0, 0] {
             Horizon::End(self.final_score())
         } else {
