@@ -12,7 +12,8 @@ use engine::game::Game;
 use engine::game::othello::{Othello, OthelloMove};
 use engine::search::eval::Evaluator;
 use engine::search::{
-    Goal, Limits, SearchParams, Selectivity, TranspositionTable, search_with, solve_exact,
+    Algorithm, Goal, Limits, SearchParams, Selectivity, TranspositionTable, search_with,
+    solve_exact,
 };
 use engine::suite::{SuitePosition, ffo, parse_suite};
 
@@ -46,6 +47,9 @@ pub struct BenchArgs {
     /// full width).
     #[arg(long, default_value_t = Selectivity::FULL, requires = "depth")]
     selectivity: Selectivity,
+    /// The search at each iteration (negamax, alphabeta, negaalpha, negascout, mtdf).
+    #[arg(long, default_value_t = Algorithm::Mtdf)]
+    algorithm: Algorithm,
     /// Search threads (1: deterministic node counts).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
@@ -55,6 +59,7 @@ pub struct BenchArgs {
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let params = SearchParams {
+        algorithm: args.algorithm,
         threads: usize::from(args.threads),
         selectivity: args.selectivity,
         ..SearchParams::default()

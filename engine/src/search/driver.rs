@@ -490,8 +490,8 @@ impl Pace {
     }
 }
 
-/// One root search of `moves` at `depth`: MTD(f) from `guess`, or the algorithm's own
-/// full-window search.
+/// One root search of `moves` at `depth`: MTD(f) from `guess`, NegaScout in a window
+/// around it when deepening, or the algorithm's own full-window search.
 fn root_search<G: Searchable>(
     s: &mut Searcher<'_, G>,
     position: &G,
@@ -518,6 +518,8 @@ fn root_search<G: Searchable>(
             (floor, ceiling),
             &mut on_pass,
         )
+    } else if s.params.algorithm == Algorithm::NegaScout && s.params.iterative {
+        s.aspiration(position, moves, depth, guess, (floor, ceiling))
     } else {
         s.root(position, moves, depth, floor, ceiling)
     }

@@ -7,6 +7,11 @@ use super::node::{Searcher, child_depth};
 use super::tt::Store;
 use super::{Algorithm, INFINITY, MtdfPass, Searchable, Selectivity};
 
+/// The half-width of NegaScout's first window at the root of an iteration (in the game's
+/// score units: discs in Othello): about how far an iteration's value strays from the
+/// guess.
+const ASPIRATION: i32 = 1;
+
 /// What one root search established.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RootOutcome<M> {
@@ -84,6 +89,49 @@ impl<G: Searchable> Searcher<'_, G> {
             best.value = best.value.clamp(alpha, beta);
         }
         best
+    }
+
+    /// NegaScout's root in iterative deepening: an aspiration window of
+    /// [`ASPIRATION`] around `guess`, the value expected from the last iterations. A
+    /// fail-soft result outside it bounds the value; the search is repeated with the window
+    /// moved past that bound, twice as wide each time, until the value falls inside or
+    /// reaches `floor` or `ceiling` (beyond which values only count as bounds).
+    pub(crate) fn aspiration(
+        &mut self,
+        position: &G,
+        moves: &mut [G::Move],
+        depth: i32,
+        guess: i32,
+        (floor, ceiling): (i32, i32),
+    ) -> RootOutcome<G::Move> {
+        let mut width = ASPIRATION;
+        let g = guess.clamp(floor, ceiling);
+        let (mut alpha, mut beta) = ((g - width).max(floor), (g + width).min(ceiling));
+        // The last search that failed high on a move other than its first: that move is
+        // proven better than the previous best even if a later search is stopped.
+        let mut displaced = None;
+        loop {
+            let outcome = self.root(position, moves, depth, alpha, beta);
+            if self.stopped {
+                return if outcome.displaced_first {
+                    outcome
+                } else {
+                    displaced.unwrap_or(outcome)
+                };
+            }
+            width *= 2;
+            let v = outcome.value;
+            if v <= alpha && v > floor {
+                (alpha, beta) = ((v - width).max(floor), v + 1);
+            } else if v >= beta && v < ceiling {
+                if outcome.displaced_first {
+                    displaced = Some(outcome);
+                }
+                (alpha, beta) = (v - 1, (v + width).min(ceiling));
+            } else {
+                return outcome;
+            }
+        }
     }
 
     /// MTD(f): null-window passes from the first guess until the interval `[lower, upper]`
