@@ -1,12 +1,14 @@
-//! `engine label solve|merge|info`: exact labels for training, from our solver.
+//! `engine label solve|search|merge|info`: labels for training, from our solver (exact)
+//! or our search (for positions too far from the end to solve).
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use engine::match_runner::Shard;
+use engine::search::Selectivity;
 use engine::train::games::read_games;
-use engine::train::labels::{describe, label, merge, read_labels, select};
+use engine::train::labels::{LabelsHeader, Method, describe, label, merge, read_labels, select};
 
 #[derive(Debug, Args)]
 pub struct LabelArgs {
@@ -20,6 +22,10 @@ enum LabelCommand {
     /// symmetry class; held-out games left out) and append them to a labels file;
     /// run again, it resumes.
     Solve(SolveArgs),
+    /// Value the positions of the training games with a range of empties by a search of
+    /// a given depth (one per symmetry class; held-out games left out) and append them to
+    /// a labels file; run again, it resumes.
+    Search(SearchArgs),
     /// Combine the files of a run's shards into one.
     Merge {
         /// The shards' files.
@@ -38,36 +44,75 @@ enum LabelCommand {
 
 #[derive(Debug, Args)]
 struct SolveArgs {
-    /// Folder of game records (as for `engine train`).
-    data: PathBuf,
+    /// Empty squares of the positions: `N` or `LO-HI` (at most 30).
+    #[arg(long, value_parser = parse_solve_empties)]
+    empties: (u32, u32),
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Debug, Args)]
+struct SearchArgs {
     /// Empty squares of the positions: `N` or `LO-HI`.
     #[arg(long, value_parser = parse_empties)]
     empties: (u32, u32),
+    /// Depth of the search (plies; a position it takes to the end is solved exactly).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: u32,
+    /// Multi-ProbCut's confidence (73, 87, 95, 98, 99, or 100 = full width).
+    #[arg(long, default_value_t = Selectivity::PLAY)]
+    selectivity: Selectivity,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// What every labelling run takes.
+#[derive(Debug, Args)]
+struct RunArgs {
+    /// Folder of game records (as for `engine train`).
+    data: PathBuf,
     /// The labels file (appended to: a run interrupted resumes).
     #[arg(short, long)]
     output: PathBuf,
-    /// Solve only every n-th position from the i-th (`i/n`), e.g. one machine of n.
+    /// Label only every n-th position from the i-th (`i/n`), e.g. one machine of n.
     #[arg(long, default_value = "1/1")]
     shard: Shard,
-    /// Threads solving.
+    /// Threads labelling.
     #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, usize::from))]
     threads: usize,
 }
 
-fn parse_empties(text: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("'{text}' is not N or LO-HI empties (at most 30)");
+/// `N` or `LO-HI` empties, at most `max`.
+fn empties_up_to(text: &str, max: u32) -> Result<(u32, u32), String> {
+    let bad = || format!("'{text}' is not N or LO-HI empties (at most {max})");
     let (lo, hi) = text.split_once('-').unwrap_or((text, text));
     let lo: u32 = lo.trim().parse().map_err(|_| bad())?;
     let hi: u32 = hi.trim().parse().map_err(|_| bad())?;
-    if lo > hi || hi > 30 {
+    if lo > hi || hi > max {
         return Err(bad());
     }
     Ok((lo, hi))
 }
 
+fn parse_solve_empties(text: &str) -> Result<(u32, u32), String> {
+    empties_up_to(text, 30)
+}
+
+fn parse_empties(text: &str) -> Result<(u32, u32), String> {
+    empties_up_to(text, 60)
+}
+
 pub fn run(args: &LabelArgs) -> anyhow::Result<()> {
     match &args.command {
-        LabelCommand::Solve(args) => solve(args),
+        LabelCommand::Solve(args) => run_labelling(&args.run, args.empties, Method::Exact),
+        LabelCommand::Search(args) => run_labelling(
+            &args.run,
+            args.empties,
+            Method::Search {
+                depth: args.depth,
+                selectivity: args.selectivity,
+            },
+        ),
         LabelCommand::Merge { inputs, output } => {
             let inputs: Vec<&std::path::Path> = inputs.iter().map(PathBuf::as_path).collect();
             let n = merge(&inputs, output)?;
@@ -95,22 +140,28 @@ pub fn run(args: &LabelArgs) -> anyhow::Result<()> {
     }
 }
 
-fn solve(args: &SolveArgs) -> anyhow::Result<()> {
+fn run_labelling(args: &RunArgs, empties: (u32, u32), method: Method) -> anyhow::Result<()> {
     let started = Instant::now();
     let games = read_games(&args.data)?;
-    let (lo, hi) = args.empties;
+    let (lo, hi) = empties;
     let positions = select(&games, lo..=hi);
+    let header = LabelsHeader {
+        empties,
+        shard: Some(args.shard),
+        method,
+    };
     eprintln!(
-        "{} games, {} positions with {lo}-{hi} empties (one per symmetry class), shard {}",
+        "{} games, {} positions with {lo}-{hi} empties (one per symmetry class): {}",
         games.len(),
         positions.len(),
-        args.shard
+        describe(&header)
     );
     let mut first = None;
     label(
         &positions,
-        args.empties,
+        empties,
         args.shard,
+        method,
         &args.output,
         args.threads,
         &mut |done, total| {
@@ -126,7 +177,7 @@ fn solve(args: &SolveArgs) -> anyhow::Result<()> {
                 String::new()
             };
             eprintln!(
-                "  {done}/{total} solved ({:.1}%), {elapsed:.0} s{eta}",
+                "  {done}/{total} labelled ({:.1}%), {elapsed:.0} s{eta}",
                 100.0 * done as f64 / total.max(1) as f64
             );
         },
@@ -134,10 +185,7 @@ fn solve(args: &SolveArgs) -> anyhow::Result<()> {
     println!(
         "{}: {} in {:.0} s",
         args.output.display(),
-        describe(&engine::train::labels::LabelsHeader {
-            empties: args.empties,
-            shard: Some(args.shard),
-        }),
+        describe(&header),
         started.elapsed().as_secs_f64()
     );
     Ok(())

@@ -8,10 +8,10 @@ use anyhow::Context;
 use clap::Args;
 use engine::search::eval::PatternWeights;
 use engine::train::accuracy::accuracy;
-use engine::train::dataset::{ExactLabels, LabelPolicy};
+use engine::train::dataset::{GivenLabels, LabelPolicy};
 use engine::train::fit::FitParams;
 use engine::train::games::read_games;
-use engine::train::labels::read_labels;
+use engine::train::labels::{Method, read_labels};
 use engine::train::{TrainConfig, split, train};
 
 fn default_threads() -> usize {
@@ -41,8 +41,8 @@ pub struct TrainArgs {
     /// Threads for solving and fitting.
     #[arg(long, default_value_t = default_threads())]
     threads: usize,
-    /// Exact labels from `engine label solve` (repeatable): positions they hold are
-    /// trained on their exact scores.
+    /// Labels from `engine label solve` or `label search` (repeatable): positions they
+    /// hold are trained on them (an exact label before a searched one).
     #[arg(long, value_name = "FILE")]
     labels: Vec<PathBuf>,
 }
@@ -58,16 +58,25 @@ pub fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         "--solve-empties must be at most 30"
     );
     let started = Instant::now();
-    let mut exact = Vec::new();
+    // Searched labels first, so that an exact one for the same position replaces it.
+    let (mut searched, mut exact) = (Vec::new(), Vec::new());
     for file in &args.labels {
-        exact.extend(read_labels(file)?.1);
+        let (header, samples) = read_labels(file)?;
+        match header.method {
+            Method::Exact => exact.extend(samples),
+            Method::Search { .. } => searched.extend(samples),
+        }
     }
-    let exact = ExactLabels::new(exact);
-    if !exact.is_empty() {
-        eprintln!("{} exact labels read", exact.len());
+    let (searched_count, exact_count) = (searched.len(), exact.len());
+    let given = GivenLabels::new(searched.into_iter().chain(exact));
+    if !given.is_empty() {
+        eprintln!(
+            "labels read: {exact_count} exact, {searched_count} searched ({} positions)",
+            given.len()
+        );
     }
     let config = TrainConfig {
-        exact,
+        given,
         fit: FitParams {
             iterations: args.iterations,
             lambda: args.lambda,

@@ -78,15 +78,17 @@ fn game_label(game: &TrainingGame, empties: u32) -> Option<i32> {
     }
 }
 
-/// Exact scores of positions, by symmetry class (from `engine label` files).
+/// Labels of positions from `engine label` files, by symmetry class: exact scores, or
+/// the values of our searches where nothing exact exists.
 #[derive(Clone, Debug, Default)]
-pub struct ExactLabels(HashMap<(u64, u64), i8>);
+pub struct GivenLabels(HashMap<(u64, u64), i8>);
 
-impl ExactLabels {
-    /// The labels of these samples, each standing for its symmetry class.
+impl GivenLabels {
+    /// The labels of these samples, each standing for its symmetry class (of two for one
+    /// class, the later).
     #[must_use]
-    pub fn new(samples: impl IntoIterator<Item = Sample>) -> ExactLabels {
-        ExactLabels(
+    pub fn new(samples: impl IntoIterator<Item = Sample>) -> GivenLabels {
+        GivenLabels(
             samples
                 .into_iter()
                 .map(|s| (canonical(s.me, s.opp), s.label))
@@ -106,21 +108,21 @@ impl ExactLabels {
         self.0.is_empty()
     }
 
-    /// The exact score of the side to move with discs `me` against `opp`, if held.
+    /// The label of the side to move with discs `me` against `opp`, if held.
     #[must_use]
     pub fn get(&self, me: u64, opp: u64) -> Option<i8> {
         self.0.get(&canonical(me, opp)).copied()
     }
 }
 
-/// Every labelled position of `games`, by phase: its exact score where `exact` holds it,
-/// else as `policy` says. Positions to solve are solved on `threads` threads; `progress`
+/// Every labelled position of `games`, by phase: its label where `given` holds it, else
+/// as `policy` says. Positions to solve are solved on `threads` threads; `progress`
 /// counts solved positions.
 #[must_use]
 pub fn samples(
     games: &[&TrainingGame],
     policy: LabelPolicy,
-    exact: &ExactLabels,
+    given: &GivenLabels,
     threads: usize,
     progress: &AtomicUsize,
 ) -> Vec<Vec<Sample>> {
@@ -129,7 +131,7 @@ pub fn samples(
     for (n, game) in games.iter().enumerate() {
         for position in &game.positions {
             let empties = position.empty().count_ones();
-            if let Some(label) = exact.get(position.me(), position.opp()) {
+            if let Some(label) = given.get(position.me(), position.opp()) {
                 by_phase[phase(empties)].push(Sample {
                     me: position.me(),
                     opp: position.opp(),

@@ -1,13 +1,16 @@
-//! Exact labels from our solver (`engine label`): the positions of the training games
-//! (held-out games excluded) with a range of empty squares, one per symmetry class, each
-//! solved exactly and written to a compact file that `engine train --labels` reads. A run
-//! can be one shard of many (`--shard i/n`, then `engine label merge`) and resumes where
-//! it stopped.
+//! Labels from our solver or our search (`engine label`): the positions of the training
+//! games (held-out games excluded) with a range of empty squares, one per symmetry class,
+//! each solved exactly (`solve`) or valued by a search of a given depth (`search`: for
+//! positions too far from the end to solve), written to a compact file that `engine train
+//! --labels` reads. A run can be one shard of many (`--shard i/n`, then `engine label
+//! merge`) and resumes where it stopped.
 //!
-//! File: `GSLAB001`, the empties range and the shard (8 bytes: lowest, highest empties,
-//! shard index, shard count as u16; 0/0 once merged), then 17-byte records: the side to
-//! move's discs and the opponent's (u64, little-endian, in the symmetry class's canonical
-//! orientation) and the exact final margin for the side to move (i8).
+//! File: `GSLAB001` for exact labels, `GSLAB002` for searched ones; the empties range and
+//! the shard (8 bytes: lowest, highest empties, shard index, shard count as u16; 0/0 once
+//! merged); for `GSLAB002` the search's depth and selectivity percentage (u16 each); then
+//! 17-byte records: the side to move's discs and the opponent's (u64, little-endian, in
+//! the symmetry class's canonical orientation) and the label, the final margin for the
+//! side to move (i8).
 
 use std::collections::HashSet;
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -22,11 +25,18 @@ use super::games::TrainingGame;
 use crate::game::othello::Othello;
 use crate::match_runner::Shard;
 use crate::search::eval::patterns::all_transforms;
-use crate::search::{TranspositionTable, solve_exact};
+use crate::search::{Limits, SearchParams, Selectivity, TranspositionTable, search, solve_exact};
 
-const MAGIC: &[u8; 8] = b"GSLAB001";
-/// Bytes of the header.
+/// The magic of a file of exact labels, and of searched ones.
+const MAGIC: [&[u8; 8]; 2] = [b"GSLAB001", b"GSLAB002"];
+/// Bytes of the header of exact labels; searched ones add the search's depth and
+/// selectivity.
 const HEADER: usize = 16;
+/// Bytes of the header of searched labels.
+const SEARCH_HEADER: usize = 20;
+/// The table of each thread of a search labelling, cleared before each position (so that
+/// a label does not depend on the positions searched before it): small, to clear fast.
+const SEARCH_TABLE_MIB: usize = 8;
 /// Bytes of a record.
 const RECORD: usize = 17;
 /// Positions solved between two writes: what an interruption can lose.
@@ -53,38 +63,67 @@ pub enum LabelError {
     },
 }
 
-/// What a labels file holds: the empties range and the shard that made it.
+/// How a file's positions were labelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// The exact score, by our solver.
+    Exact,
+    /// The value of our search to this depth at this selectivity (iterative deepening
+    /// with the shipped evaluation, a cleared table; a position the depth takes to the
+    /// end is solved exactly instead).
+    Search {
+        /// Plies.
+        depth: u32,
+        /// Multi-ProbCut's confidence.
+        selectivity: Selectivity,
+    },
+}
+
+/// What a labels file holds: the empties range, the shard that made it, and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LabelsHeader {
     /// Empty squares of its positions.
     pub empties: (u32, u32),
     /// The shard that made it (`None` once merged).
     pub shard: Option<Shard>,
+    /// How its positions were labelled.
+    pub method: Method,
 }
 
 impl LabelsHeader {
-    fn bytes(&self) -> [u8; HEADER] {
-        let mut h = [0u8; HEADER];
-        h[..8].copy_from_slice(MAGIC);
+    fn bytes(&self) -> Vec<u8> {
         let (index, count) = self.shard.map_or((0, 0), |s| (s.index, s.count));
-        for (i, v) in [
+        let mut fields = vec![
             self.empties.0 as usize,
             self.empties.1 as usize,
             index,
             count,
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            h[8 + 2 * i..10 + 2 * i].copy_from_slice(&(v as u16).to_le_bytes());
+        ];
+        let magic = match self.method {
+            Method::Exact => MAGIC[0],
+            Method::Search { depth, selectivity } => {
+                fields.extend([depth as usize, selectivity.percent() as usize]);
+                MAGIC[1]
+            }
+        };
+        let mut h = magic.to_vec();
+        for v in fields {
+            h.extend_from_slice(&(v as u16).to_le_bytes());
         }
         h
     }
 
-    fn parse(h: &[u8; HEADER]) -> Option<LabelsHeader> {
-        if &h[..8] != MAGIC {
+    /// The header at the start of `bytes`, and its length.
+    fn parse(bytes: &[u8]) -> Option<(LabelsHeader, usize)> {
+        let magic = bytes.get(..8)?;
+        let len = if magic == MAGIC[0] {
+            HEADER
+        } else if magic == MAGIC[1] {
+            SEARCH_HEADER
+        } else {
             return None;
-        }
+        };
+        let h = bytes.get(..len)?;
         let v = |i: usize| u16::from_le_bytes([h[8 + 2 * i], h[9 + 2 * i]]);
         let (lo, hi, index, count) = (v(0), v(1), v(2), v(3));
         if lo > hi || hi > 60 || index > count {
@@ -97,10 +136,24 @@ impl LabelsHeader {
         if shard.is_some_and(|s| s.index == 0) {
             return None;
         }
-        Some(LabelsHeader {
+        let method = if len == HEADER {
+            Method::Exact
+        } else {
+            let selectivity = Selectivity::ALL
+                .into_iter()
+                .find(|s| s.percent() == u32::from(v(5)))?;
+            let depth = u32::from(v(4));
+            if depth == 0 {
+                return None;
+            }
+            Method::Search { depth, selectivity }
+        };
+        let header = LabelsHeader {
             empties: (lo.into(), hi.into()),
             shard,
-        })
+            method,
+        };
+        Some((header, len))
     }
 }
 
@@ -139,8 +192,8 @@ pub fn select(games: &[TrainingGame], empties: RangeInclusive<u32>) -> Vec<(u64,
 /// range).
 pub fn read_labels(path: &Path) -> Result<(LabelsHeader, Vec<Sample>), LabelError> {
     let bytes = std::fs::read(path).map_err(io(path))?;
-    let header = header_of(path, &bytes)?;
-    let body = &bytes[HEADER..];
+    let (header, len) = header_of(path, &bytes)?;
+    let body = &bytes[len..];
     if body.len() % RECORD != 0 {
         return Err(format(
             path,
@@ -155,11 +208,13 @@ pub fn read_labels(path: &Path) -> Result<(LabelsHeader, Vec<Sample>), LabelErro
     Ok((header, samples))
 }
 
-fn header_of(path: &Path, bytes: &[u8]) -> Result<LabelsHeader, LabelError> {
-    bytes
-        .get(..HEADER)
-        .and_then(|h| LabelsHeader::parse(h.try_into().expect("HEADER bytes")))
-        .ok_or_else(|| format(path, "not a labels file (no GSLAB001 header)".into()))
+fn header_of(path: &Path, bytes: &[u8]) -> Result<(LabelsHeader, usize), LabelError> {
+    LabelsHeader::parse(bytes).ok_or_else(|| {
+        format(
+            path,
+            "not a labels file (no GSLAB001 or GSLAB002 header)".into(),
+        )
+    })
 }
 
 fn records(path: &Path, header: &LabelsHeader, body: &[u8]) -> Result<Vec<Sample>, LabelError> {
@@ -185,17 +240,19 @@ fn records(path: &Path, header: &LabelsHeader, body: &[u8]) -> Result<Vec<Sample
         .collect()
 }
 
-/// Solves the positions of `shard` (every `count`-th from the `index`-th) among
-/// `positions`, whose empties lie in `empties`, and appends them to `path`, after those a
-/// previous run of the same command left there (a record cut short is dropped);
-/// `progress` hears of the positions done and to do, after each batch.
+/// Labels the positions of `shard` (every `count`-th from the `index`-th) among
+/// `positions`, whose empties lie in `empties`, by `method`, and appends them to `path`,
+/// after those a previous run of the same command left there (a record cut short is
+/// dropped); `progress` hears of the positions done and to do, after each batch.
 ///
 /// # Errors
-/// A file that cannot be read or written, or one made with another empties range or shard.
+/// A file that cannot be read or written, or one made with another empties range, shard
+/// or method.
 pub fn label(
     positions: &[(u64, u64)],
     empties: (u32, u32),
     shard: Shard,
+    method: Method,
     path: &Path,
     threads: usize,
     progress: &mut dyn FnMut(usize, usize),
@@ -203,6 +260,7 @@ pub fn label(
     let header = LabelsHeader {
         empties,
         shard: Some(shard),
+        method,
     };
     let mine: Vec<(u64, u64)> = positions
         .iter()
@@ -212,12 +270,16 @@ pub fn label(
         .collect();
     let (mut file, done) = open_for_append(path, header)?;
     let threads = threads.max(1);
+    let mib = match method {
+        Method::Exact => 32,
+        Method::Search { .. } => SEARCH_TABLE_MIB,
+    };
     let mut tables: Vec<TranspositionTable> =
-        (0..threads).map(|_| TranspositionTable::new(32)).collect();
+        (0..threads).map(|_| TranspositionTable::new(mib)).collect();
     let mut solved = done.min(mine.len());
     progress(solved, mine.len());
     for batch in mine[solved..].chunks(BATCH) {
-        let scores = solve_batch(batch, &mut tables);
+        let scores = label_batch(batch, method, &mut tables);
         let mut bytes = Vec::with_capacity(batch.len() * RECORD);
         for (&(me, opp), score) in batch.iter().zip(scores) {
             push_record(&mut bytes, me, opp, score);
@@ -238,8 +300,8 @@ fn push_record(bytes: &mut Vec<u8>, me: u64, opp: u64, score: i8) {
     bytes.push(score as u8);
 }
 
-/// Exact scores of `batch`, on one thread per table.
-fn solve_batch(batch: &[(u64, u64)], tables: &mut [TranspositionTable]) -> Vec<i8> {
+/// The labels of `batch` by `method`, on one thread per table.
+fn label_batch(batch: &[(u64, u64)], method: Method, tables: &mut [TranspositionTable]) -> Vec<i8> {
     let next = AtomicUsize::new(0);
     let mut scores = vec![0i8; batch.len()];
     let found: Vec<Vec<(usize, i8)>> = std::thread::scope(|scope| {
@@ -261,7 +323,7 @@ fn solve_batch(batch: &[(u64, u64)], tables: &mut [TranspositionTable]) -> Vec<i
                             crate::game::Side::First,
                         )
                         .expect("a selected position's discs do not overlap");
-                        found.push((i, solve_exact(&position, tt).score.value as i8));
+                        found.push((i, label_of(&position, method, tt)));
                     }
                 })
             })
@@ -275,6 +337,26 @@ fn solve_batch(batch: &[(u64, u64)], tables: &mut [TranspositionTable]) -> Vec<i
         scores[i] = score;
     }
     scores
+}
+
+/// The label of `position` by `method`, with the table `tt`.
+fn label_of(position: &Othello, method: Method, tt: &mut TranspositionTable) -> i8 {
+    let value = match method {
+        Method::Exact => solve_exact(position, tt).score.value,
+        Method::Search { depth, selectivity } => {
+            tt.clear();
+            let params = SearchParams {
+                selectivity,
+                principal_variation: false,
+                ..SearchParams::default()
+            };
+            let limits = Limits::depth_or_exact(Some(depth));
+            search(position, tt, &params, &limits, &mut |_| {})
+                .score
+                .value
+        }
+    };
+    value.clamp(-64, 64) as i8
 }
 
 /// The file opened after its last whole record (made with `header` if new), and how many
@@ -296,7 +378,7 @@ fn open_for_append(
         file.write_all(&header.bytes()).map_err(io(path))?;
         return Ok((file, 0));
     }
-    let found = header_of(path, &bytes)?;
+    let (found, len) = header_of(path, &bytes)?;
     if found != header {
         return Err(format(
             path,
@@ -306,9 +388,9 @@ fn open_for_append(
             ),
         ));
     }
-    let whole = (bytes.len() - HEADER) / RECORD;
-    records(path, &found, &bytes[HEADER..HEADER + whole * RECORD])?;
-    let end = (HEADER + whole * RECORD) as u64;
+    let whole = (bytes.len() - len) / RECORD;
+    records(path, &found, &bytes[len..len + whole * RECORD])?;
+    let end = (len + whole * RECORD) as u64;
     file.set_len(end)
         .and_then(|()| file.seek(SeekFrom::Start(end)).map(drop))
         .map_err(io(path))?;
@@ -319,17 +401,24 @@ fn open_for_append(
 /// per position.
 ///
 /// # Errors
-/// A file that cannot be read or is damaged, files of different empties ranges, or two
-/// that give one position different scores.
+/// A file that cannot be read or is damaged, files of different empties ranges or
+/// methods, or two that give one position different scores.
 pub fn merge(inputs: &[&Path], output: &Path) -> Result<usize, LabelError> {
     let mut merged: std::collections::BTreeMap<(u64, u64), i8> = Default::default();
-    let mut empties = None;
+    let mut run = None;
     for &path in inputs {
         let (header, samples) = read_labels(path)?;
-        if *empties.get_or_insert(header.empties) != header.empties {
+        let (empties, method) = *run.get_or_insert((header.empties, header.method));
+        if empties != header.empties {
             return Err(format(
                 path,
                 "another empties range than the other files".into(),
+            ));
+        }
+        if method != header.method {
+            return Err(format(
+                path,
+                "labelled another way than the other files".into(),
             ));
         }
         for s in samples {
@@ -344,11 +433,13 @@ pub fn merge(inputs: &[&Path], output: &Path) -> Result<usize, LabelError> {
             }
         }
     }
+    let (empties, method) = run.unwrap_or(((0, 0), Method::Exact));
     let header = LabelsHeader {
-        empties: empties.unwrap_or((0, 0)),
+        empties,
         shard: None,
+        method,
     };
-    let mut bytes = header.bytes().to_vec();
+    let mut bytes = header.bytes();
     for (&(me, opp), &score) in &merged {
         push_record(&mut bytes, me, opp, score);
     }
@@ -356,14 +447,20 @@ pub fn merge(inputs: &[&Path], output: &Path) -> Result<usize, LabelError> {
     Ok(merged.len())
 }
 
-/// `empties 18-20, shard 2/8` or `empties 18-20, merged`.
+/// `empties 18-20, shard 2/8, exact` or `empties 30-34, merged, search depth 10 at 87%`.
 #[must_use]
 pub fn describe(header: &LabelsHeader) -> String {
     let (lo, hi) = header.empties;
-    match header.shard {
-        Some(s) => format!("empties {lo}-{hi}, shard {s}"),
-        None => format!("empties {lo}-{hi}, merged"),
-    }
+    let shard = header
+        .shard
+        .map_or_else(|| "merged".to_string(), |s| format!("shard {s}"));
+    let method = match header.method {
+        Method::Exact => "exact".to_string(),
+        Method::Search { depth, selectivity } => {
+            format!("search depth {depth} at {}%", selectivity.percent())
+        }
+    };
+    format!("empties {lo}-{hi}, {shard}, {method}")
 }
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> LabelError + '_ {
@@ -439,6 +536,7 @@ mod tests {
             &positions,
             (6, 8),
             Shard { index: 1, count: 1 },
+            Method::Exact,
             &whole,
             2,
             &mut |_, _| {},
@@ -457,22 +555,57 @@ mod tests {
         // Two shards, the first interrupted in its second record and resumed.
         let shard = |index| Shard { index, count: 2 };
         let (a, b) = (dir.path().join("a.lab"), dir.path().join("b.lab"));
-        label(&positions, (6, 8), shard(1), &a, 1, &mut |_, _| {}).unwrap();
+        label(
+            &positions,
+            (6, 8),
+            shard(1),
+            Method::Exact,
+            &a,
+            1,
+            &mut |_, _| {},
+        )
+        .unwrap();
         let full = std::fs::read(&a).unwrap();
         std::fs::write(&a, &full[..HEADER + RECORD + 5]).unwrap();
         assert!(read_labels(&a).is_err(), "a record cut short is refused");
         let mut resumed_from = None;
-        label(&positions, (6, 8), shard(1), &a, 1, &mut |done, _| {
-            resumed_from.get_or_insert(done);
-        })
+        label(
+            &positions,
+            (6, 8),
+            shard(1),
+            Method::Exact,
+            &a,
+            1,
+            &mut |done, _| {
+                resumed_from.get_or_insert(done);
+            },
+        )
         .unwrap();
         assert_eq!(resumed_from, Some(1));
         assert_eq!(std::fs::read(&a).unwrap(), full);
         assert!(
-            label(&positions, (6, 8), shard(2), &a, 1, &mut |_, _| {}).is_err(),
+            label(
+                &positions,
+                (6, 8),
+                shard(2),
+                Method::Exact,
+                &a,
+                1,
+                &mut |_, _| {}
+            )
+            .is_err(),
             "another shard's file"
         );
-        label(&positions, (6, 8), shard(2), &b, 1, &mut |_, _| {}).unwrap();
+        label(
+            &positions,
+            (6, 8),
+            shard(2),
+            Method::Exact,
+            &b,
+            1,
+            &mut |_, _| {},
+        )
+        .unwrap();
         let merged = dir.path().join("merged.lab");
         assert_eq!(merge(&[&a, &b], &merged).unwrap(), positions.len());
         let (header, mut from_shards) = read_labels(&merged).unwrap();
@@ -487,5 +620,53 @@ mod tests {
         std::fs::write(&merged, damaged).unwrap();
         let err = read_labels(&merged).unwrap_err().to_string();
         assert!(err.contains("record 0 is damaged"), "{err}");
+    }
+
+    #[test]
+    fn searched_labels_are_the_searches_values() {
+        let dir = tempfile::tempdir().unwrap();
+        let games = games(30);
+        let positions: Vec<_> = select(&games, 30..=34).into_iter().take(40).collect();
+        let method = Method::Search {
+            depth: 3,
+            selectivity: Selectivity::PLAY,
+        };
+        let path = dir.path().join("searched.lab");
+        let one = Shard { index: 1, count: 1 };
+        label(&positions, (30, 34), one, method, &path, 2, &mut |_, _| {}).unwrap();
+        let (header, samples) = read_labels(&path).unwrap();
+        assert_eq!(header.method, method);
+        assert!(describe(&header).ends_with("search depth 3 at 87%"));
+        assert_eq!(samples.len(), positions.len());
+        // Each label is the search's value, whatever thread or table state searched it.
+        let mut tt = TranspositionTable::new(1);
+        for (s, &(me, opp)) in samples.iter().zip(&positions) {
+            assert_eq!((s.me, s.opp), (me, opp));
+            let p = Othello::from_bitboards(Geometry::Board8x8, me, opp, crate::game::Side::First)
+                .unwrap();
+            assert_eq!(s.label, label_of(&p, method, &mut tt));
+        }
+        // Resuming with another method, or merging with exact labels, is refused.
+        assert!(
+            label(
+                &positions,
+                (30, 34),
+                one,
+                Method::Exact,
+                &path,
+                1,
+                &mut |_, _| {}
+            )
+            .is_err()
+        );
+        let exact = dir.path().join("exact.lab");
+        let header = LabelsHeader {
+            empties: (30, 34),
+            shard: Some(one),
+            method: Method::Exact,
+        };
+        std::fs::write(&exact, header.bytes()).unwrap();
+        let err = merge(&[&path, &exact], &dir.path().join("m.lab")).unwrap_err();
+        assert!(err.to_string().contains("labelled another way"), "{err}");
     }
 }

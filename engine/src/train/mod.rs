@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use dataset::{ExactLabels, LabelPolicy, Sample, is_held_out, positions_to_solve, samples};
+use dataset::{GivenLabels, LabelPolicy, Sample, is_held_out, positions_to_solve, samples};
 use fit::{FitParams, fit_phase, quantise};
 use games::{TrainingGame, read_games};
 
@@ -30,8 +30,8 @@ pub struct TrainConfig {
     pub fit: FitParams,
     /// Which positions get an exact solve as their label, instead of the game result.
     pub labels: LabelPolicy,
-    /// Exact scores found before (`engine label`), used wherever they apply.
-    pub exact: ExactLabels,
+    /// Labels found before (`engine label`), used wherever they apply.
+    pub given: GivenLabels,
     /// Threads for solving and fitting.
     pub threads: usize,
 }
@@ -124,7 +124,7 @@ pub fn train_on(
     let solved = AtomicUsize::new(0);
     let by_phase = std::thread::scope(|scope| {
         let job =
-            scope.spawn(|| samples(train_games, config.labels, &config.exact, threads, &solved));
+            scope.spawn(|| samples(train_games, config.labels, &config.given, threads, &solved));
         let mut reported = 0;
         while !job.is_finished() {
             let done = solved.load(Ordering::Relaxed);
@@ -143,7 +143,7 @@ pub fn train_on(
     let test_by_phase = samples(
         test_games,
         LabelPolicy::default(),
-        &ExactLabels::default(),
+        &GivenLabels::default(),
         1,
         &AtomicUsize::new(0),
     );
@@ -312,7 +312,7 @@ mod tests {
         let test_samples = samples(
             &test,
             LabelPolicy::default(),
-            &ExactLabels::default(),
+            &GivenLabels::default(),
             1,
             &AtomicUsize::new(0),
         );
@@ -348,7 +348,7 @@ mod tests {
             ..LabelPolicy::default()
         };
         let solved = AtomicUsize::new(0);
-        let by_phase = samples(&refs, policy, &ExactLabels::default(), 2, &solved);
+        let by_phase = samples(&refs, policy, &GivenLabels::default(), 2, &solved);
         assert_eq!(
             solved.load(Ordering::Relaxed),
             positions_to_solve(&refs, policy)
@@ -368,7 +368,7 @@ mod tests {
         }
         // Exact labels given (as `engine label` finds them) replace the game's, with no
         // solve, for the positions they hold.
-        let exact = ExactLabels::new(solved.iter().copied());
+        let exact = GivenLabels::new(solved.iter().copied());
         let none = AtomicUsize::new(0);
         let given = samples(&refs, LabelPolicy::default(), &exact, 2, &none);
         assert_eq!(none.load(Ordering::Relaxed), 0);
