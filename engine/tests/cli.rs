@@ -248,8 +248,8 @@ fn games_folder(count: usize, seed: u64) -> (tempfile::TempDir, std::path::PathB
     (dir, games)
 }
 
-/// `label solve` writes exact labels that `label info` reads back and `train --labels`
-/// trains on; a second run resumes with nothing left to do.
+/// `label solve` writes exact labels and `label search` searched ones, which `label info`
+/// reads back and `train --labels` trains on; a second run resumes with nothing left to do.
 #[test]
 fn labels_are_solved_listed_and_trained_on() {
     let (dir, games) = games_folder(200, 5);
@@ -280,10 +280,34 @@ fn labels_are_solved_listed_and_trained_on() {
     assert!(count(8) > 100 && count(9) > 100, "{text}");
     let again = solve();
     assert!(
-        stderr(&again).contains(&format!("{0}/{0} solved", count(8) + count(9))),
+        stderr(&again).contains(&format!("{0}/{0} labelled", count(8) + count(9))),
         "{}",
         stderr(&again)
     );
+    let searched = dir.path().join("s.lab");
+    let out = engine(&[
+        "label",
+        "search",
+        games.to_str().unwrap(),
+        "--empties",
+        "30",
+        "--depth",
+        "2",
+        "-o",
+        searched.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let info = stdout(&engine(&["label", "info", searched.to_str().unwrap()]));
+    assert!(
+        info.contains("empties 30-30, shard 1/1, search depth 2 at 87%"),
+        "{info}"
+    );
+    let found = info
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix("30 empties: "))
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or_else(|| panic!("{info}"));
+    assert!(found > 10, "{info}");
     let weights = dir.path().join("w.weights");
     let out = engine(&[
         "train",
@@ -294,10 +318,15 @@ fn labels_are_solved_listed_and_trained_on() {
         "5",
         "--labels",
         labels.to_str().unwrap(),
+        "--labels",
+        searched.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains(&format!("{} exact labels read", count(8) + count(9))),
+        stderr(&out).contains(&format!(
+            "labels read: {} exact, {found} searched",
+            count(8) + count(9)
+        )),
         "{}",
         stderr(&out)
     );
