@@ -295,9 +295,15 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         // Only the cut the position's own value leans to is tried: the other's shallow
         // search would mostly fail, and costs as much.
         let standing = position.horizon(self.resources).value();
+        // The evaluation alone is a weaker prediction: twice the margin.
+        let deviations = if prediction.shallow == 0 {
+            2.0 * deviations
+        } else {
+            deviations
+        };
         let high = prediction.high_bound(beta, deviations);
         if standing >= beta && high <= max {
-            let v = self.node(position, prediction.shallow, high - 1, high);
+            let v = self.shallow_value(position, prediction.shallow, standing, high - 1, high);
             if self.stopped {
                 return Some(0);
             }
@@ -309,7 +315,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         }
         let low = prediction.low_bound(alpha, deviations);
         if standing <= alpha && low >= -max {
-            let v = self.node(position, prediction.shallow, low, low + 1);
+            let v = self.shallow_value(position, prediction.shallow, standing, low, low + 1);
             if self.stopped {
                 return Some(0);
             }
@@ -320,6 +326,22 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             }
         }
         None
+    }
+
+    /// ProbCut's shallow search: at depth 0 the position's own value, `standing`.
+    fn shallow_value(
+        &mut self,
+        position: &G,
+        depth: i32,
+        standing: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if depth == 0 {
+            standing
+        } else {
+            self.node(position, depth, alpha, beta)
+        }
     }
 
     /// Enhanced transposition cutoff: a child whose stored bounds already refute the window

@@ -11,16 +11,16 @@ use std::str::FromStr;
 use thiserror::Error;
 
 /// From this remaining depth on, nodes try a cut.
-pub const MIN_DEPTH: i32 = 3;
+pub const MIN_DEPTH: i32 = 2;
 
 /// The shallow search's depth for a node of remaining depth `depth` (at least
-/// [`MIN_DEPTH`]): `depth` less twice a quarter of it rounded, at least 2 less. An even
-/// difference keeps both searches ending on the same side's move, which Othello's values
-/// swing with.
+/// [`MIN_DEPTH`]): `depth` less twice a quarter of it rounded, at least 2 less; at depth
+/// 2 that is 0, the position's own value (its evaluation, no search). An even difference
+/// keeps both searches ending on the same side's move, which Othello's values swing with.
 #[must_use]
 pub fn shallow_depth(depth: i32) -> i32 {
     let quarter = ((depth + 2) / 4).max(1);
-    (depth - 2 * quarter).max(1)
+    depth - 2 * quarter
 }
 
 /// How much the search may trust predictions: the confidence of a cut, as a percentage
@@ -157,9 +157,11 @@ mod tests {
     fn shallow_depths_keep_parity_and_shrink() {
         for d in MIN_DEPTH..=40 {
             let s = shallow_depth(d);
-            assert!(s >= 1 && s <= d - 2, "depth {d}: shallow {s}");
+            assert!(s >= 0 && s <= d - 2, "depth {d}: shallow {s}");
             assert!(s == 1 || (d - s) % 2 == 0, "depth {d}: shallow {s}");
         }
+        assert_eq!(shallow_depth(2), 0);
+        assert_eq!(shallow_depth(3), 1);
         assert_eq!(shallow_depth(8), 4);
         assert_eq!(shallow_depth(12), 6);
     }

@@ -12,6 +12,8 @@ use rand::{RngExt, SeedableRng, rngs::StdRng};
 
 use super::games::TrainingGame;
 use crate::game::othello::{Geometry, Othello};
+use crate::search::Searchable;
+use crate::search::eval::Evaluator;
 use crate::search::othello::probcut::{EndModel, SigmaModel, end_shallow_depth};
 use crate::search::probcut::{MIN_DEPTH, shallow_depth};
 use crate::search::{Limits, Report, SearchParams, TranspositionTable, search, solve_exact};
@@ -221,14 +223,21 @@ fn spreads_of(differences: impl Iterator<Item = ((u32, u32), i32)>) -> Vec<Sprea
 }
 
 /// The spreads of `samples` at every depth from [`MIN_DEPTH`] with its
-/// [`shallow_depth`], by group of empties.
+/// [`shallow_depth`], by group of empties. A shallow depth of 0 is the position's own
+/// value with the shipped evaluation (what the sample's searches used), as the search
+/// takes it.
 #[must_use]
 pub fn spreads(samples: &[DepthValues]) -> Vec<Spread> {
+    let evaluator = Evaluator::default();
     spreads_of(samples.iter().flat_map(|s| {
         let group = group_of(s.position.empty().count_ones());
+        let standing = s.position.horizon(&evaluator).value();
         (MIN_DEPTH..=s.values.len() as i32).map(move |depth| {
-            let shallow = shallow_depth(depth);
-            let diff = s.values[depth as usize - 1] - s.values[shallow as usize - 1];
+            let value = |d: i32| match d {
+                0 => standing,
+                _ => s.values[d as usize - 1],
+            };
+            let diff = value(depth) - value(shallow_depth(depth));
             ((depth as u32, group), diff)
         })
     }))
