@@ -15,7 +15,7 @@ use super::eval::weights::ordering_term;
 use super::probcut::{Prediction, shallow_depth};
 use super::{Horizon, Searchable, SolverContext, Thresholds, horizon_value};
 use crate::game::othello::geometry::squares;
-use crate::game::othello::movegen::{flips, legal_moves};
+use crate::game::othello::movegen::{both_legal_moves, flips, legal_moves};
 use crate::game::othello::{Geometry, Othello, OthelloMove};
 use crate::game::{Game, GameMove, MAX_MOVES, MoveList};
 use order::{OrderTables, order_tables};
@@ -114,12 +114,16 @@ impl Searchable for Othello {
                     let placed = 1u64 << sq;
                     let (next_me, next_opp) = (opp & !flipped, me | flipped | placed);
                     let after = empty & !placed;
-                    let replies = legal_moves(next_me, next_opp, after);
+                    // Both sides' moves where the evaluation orders too (it reads both).
+                    let moves = match weights {
+                        Some(_) => both_legal_moves(next_me, next_opp, after),
+                        None => [legal_moves(next_me, next_opp, after), 0],
+                    };
+                    let replies = moves[0];
                     key += (replies.count_ones() + (replies & corners).count_ones()) * 8;
                     if let Some(w) = weights {
                         // The opponent's evaluation after the move, in 1/16 disc, offset
                         // to stay positive.
-                        let moves = [replies, legal_moves(next_opp, next_me, after)];
                         let raw = w.raw_with_moves(next_me, next_opp, empties - 1, moves);
                         key = key * 16 + ordering_term(raw);
                     }
