@@ -119,18 +119,25 @@ impl<G: Searchable> Searcher<'_, G> {
                     displaced.unwrap_or(outcome)
                 };
             }
-            width *= 2;
             let v = outcome.value;
-            if v <= alpha && v > floor {
-                (alpha, beta) = ((v - width).max(floor), v + 1);
-            } else if v >= beta && v < ceiling {
-                if outcome.displaced_first {
-                    displaced = Some(outcome);
-                }
-                (alpha, beta) = (v - 1, (v + width).min(ceiling));
-            } else {
+            let low = v <= alpha && v > floor;
+            let high = v >= beta && v < ceiling;
+            if !low && !high {
                 return outcome;
             }
+            if high && outcome.displaced_first {
+                displaced = Some(outcome);
+            }
+            width *= 2;
+            (alpha, beta) = if width > ceiling - floor {
+                // A selective search's values need not agree between windows: after a few
+                // re-searches, the whole window ends the loop.
+                (floor, ceiling)
+            } else if low {
+                ((v - width).max(floor), v + 1)
+            } else {
+                (v - 1, (v + width).min(ceiling))
+            };
         }
     }
 
