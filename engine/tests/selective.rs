@@ -45,3 +45,42 @@ fn selective_searches_prune_and_stay_near_full_width() {
     let mean = f64::from(difference) / positions.len() as f64;
     assert!(mean <= 1.5, "mean difference {mean:.2} discs");
 }
+
+/// A selective multi-PV search ranks every legal move once, each line starting with its
+/// move: MTD(f)'s passes can leave another move in front of the one they found, and the
+/// next rank must not search the found one again.
+#[test]
+fn selective_multipv_ranks_every_move_once() {
+    use engine::game::{Game, MoveList};
+    let positions = parse_suite(include_str!("../data/midgame-36-45.obf")).unwrap();
+    let params = SearchParams {
+        selectivity: Selectivity::PLAY,
+        ..SearchParams::default()
+    };
+    let mut tt = TranspositionTable::new(16);
+    for p in &positions {
+        let mut legal = MoveList::new();
+        p.position.generate_moves(&mut legal);
+        for depth in 2..=5 {
+            let limits = Limits {
+                depth: Some(depth),
+                multipv: usize::MAX,
+                ..Limits::default()
+            };
+            tt.clear();
+            let result = search(&p.position, &mut tt, &params, &limits, &mut |_| {});
+            for iteration in &result.iterations {
+                let mut ranked: Vec<_> = iteration
+                    .ranked()
+                    .map(|(mv, _, pv)| {
+                        assert_eq!(pv.first(), Some(&mv), "{} depth {depth}", p.id);
+                        mv
+                    })
+                    .collect();
+                ranked.sort_by_key(|m| m.to_string());
+                ranked.dedup();
+                assert_eq!(ranked.len(), legal.len(), "{} depth {depth}", p.id);
+            }
+        }
+    }
+}

@@ -194,6 +194,12 @@ impl<G: Searchable> Searcher<'_, G> {
         if lower == upper {
             outcome.value = lower;
         }
+        // A pass that failed low put its own "best" (the highest upper bound) in front:
+        // the move the passes found goes there, where the next iteration and the next
+        // rank of a multi-PV search expect it.
+        if let Some(i) = moves.iter().position(|&m| m == outcome.best_move) {
+            moves[..=i].rotate_right(1);
+        }
         outcome
     }
 
