@@ -70,6 +70,14 @@ impl Selectivity {
         }
     }
 
+    /// The level of this percentage, if it is one of [`ALL`](Self::ALL)'s.
+    #[must_use]
+    pub fn from_percent(percent: u32) -> Option<Selectivity> {
+        Selectivity::ALL
+            .into_iter()
+            .find(|level| level.percent() == percent)
+    }
+
     /// How many standard deviations of the prediction's error a bound must clear to be
     /// cut; `None` for a full-width search.
     #[must_use]
@@ -118,9 +126,9 @@ impl FromStr for Selectivity {
         if text.eq_ignore_ascii_case("off") {
             return Ok(Selectivity::FULL);
         }
-        Selectivity::ALL
-            .into_iter()
-            .find(|level| text.parse::<u32>() == Ok(level.percent()))
+        text.parse()
+            .ok()
+            .and_then(Selectivity::from_percent)
             .ok_or_else(|| SelectivityError(s.to_string()))
     }
 }

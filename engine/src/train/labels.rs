@@ -139,9 +139,7 @@ impl LabelsHeader {
         let method = if len == HEADER {
             Method::Exact
         } else {
-            let selectivity = Selectivity::ALL
-                .into_iter()
-                .find(|s| s.percent() == u32::from(v(5)))?;
+            let selectivity = Selectivity::from_percent(v(5).into())?;
             let depth = u32::from(v(4));
             if depth == 0 {
                 return None;
