@@ -332,6 +332,73 @@ fn labels_are_solved_listed_and_trained_on() {
     );
 }
 
+/// `selfplay` writes games that a second run resumes and `train` reads beside other
+/// folders; another seed in the same file is refused.
+#[test]
+fn self_play_games_are_resumed_and_trained_on() {
+    let (dir, games) = games_folder(100, 9);
+    let played = dir.path().join("selfplay");
+    std::fs::create_dir_all(&played).unwrap();
+    let file = played.join("sp.gam");
+    let selfplay = |games: &str, seed: &str| {
+        engine(&[
+            "selfplay",
+            "-o",
+            file.to_str().unwrap(),
+            "--games",
+            games,
+            "--depth",
+            "2",
+            "--solve-empties",
+            "6",
+            "--seed",
+            seed,
+        ])
+    };
+    let out = selfplay("30", "1");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(": 30 games (shard 1/1)"),
+        "{}",
+        stdout(&out)
+    );
+    let out = selfplay("40", "1");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("30/40 games"), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.lines().count(), 41, "{text}");
+    assert!(
+        text.starts_with("# engine selfplay: opening plies 10, depth 2"),
+        "{text}"
+    );
+    let out = selfplay("40", "2");
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("another run"), "{}", stderr(&out));
+
+    let weights = dir.path().join("w.weights");
+    let train = |folders: &[&std::path::Path]| {
+        let mut args = vec!["train"];
+        args.extend(folders.iter().map(|f| f.to_str().unwrap()));
+        args.extend(["-o", weights.to_str().unwrap(), "--iterations", "2"]);
+        let out = engine(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        // The positions of the first phase, which every game passes through.
+        stdout(&out)
+            .lines()
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .nth(2)
+            .unwrap()
+            .parse::<usize>()
+            .unwrap()
+    };
+    let alone = train(&[&games]);
+    let both = train(&[&games, &played]);
+    // 38 of the 40 games train (one in twenty is held out), each with 4 positions of 4-7 discs.
+    assert_eq!(both - alone, 38 * 4);
+}
+
 #[test]
 fn train_fits_weights_that_accuracy_and_the_engine_use() {
     let (dir, games) = games_folder(1500, 7);

@@ -9,6 +9,7 @@ mod matches;
 mod perft;
 mod probcut;
 mod report;
+mod selfplay;
 mod solve;
 mod train;
 
@@ -126,8 +127,11 @@ enum Command {
     /// Kalah endgame databases: install one where `go solve` finds it, build one into a
     /// file, list them, or say what a file covers.
     KalahDb(kalah_db::KalahDbArgs),
-    /// Exact labels for training: solve the game records' positions with some empties.
+    /// Labels for training: solve the game records' positions with some empties, or value
+    /// them by a search.
     Label(label::LabelArgs),
+    /// Self-play games for training: random openings, a search's moves, perfect play at the end.
+    Selfplay(selfplay::SelfPlayArgs),
     /// The opening book: build one from game records, deepen it, add games, show its moves.
     Book(book::BookArgs),
     /// Multi-ProbCut's model: sample our searches at every depth, then fit it.
@@ -158,6 +162,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Accuracy(args)) => train::run_accuracy(&args),
         Some(Command::KalahDb(args)) => kalah_db::run(&args),
         Some(Command::Label(args)) => label::run(&args),
+        Some(Command::Selfplay(args)) => selfplay::run(&args),
         Some(Command::Probcut(args)) => probcut::run(&args),
         Some(Command::Book(args)) => book::run(&args),
         None => serve(&cli.server),

@@ -20,9 +20,10 @@ fn default_threads() -> usize {
 
 #[derive(Debug, Args)]
 pub struct TrainArgs {
-    /// Folder of game records: WTHOR `*.wtb` files and Logistello `*.gam(.gz)` books,
-    /// searched recursively.
-    data: PathBuf,
+    /// Folders of game records: WTHOR `*.wtb` files, Logistello `*.gam(.gz)` books and
+    /// `engine selfplay` games, searched recursively (one in twenty games held out).
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
     /// Where to write the weights.
     #[arg(short, long)]
     output: PathBuf,

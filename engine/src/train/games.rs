@@ -145,7 +145,8 @@ pub fn read_logistello(path: &Path) -> anyhow::Result<Vec<TrainingGame>> {
     let mut games = Vec::new();
     for (n, line) in BufReader::new(reader).lines().enumerate() {
         let line = line.with_context(|| format!("{}: line {}", path.display(), n + 1))?;
-        if line.trim().is_empty() {
+        // Blank lines, and comment lines such as `engine selfplay`'s header, hold no game.
+        if line.trim().is_empty() || line.starts_with('#') {
             continue;
         }
         games.push(
@@ -157,7 +158,7 @@ pub fn read_logistello(path: &Path) -> anyhow::Result<Vec<TrainingGame>> {
 }
 
 /// Parses one game line: `+d3-c3...: <margin> <n>`.
-fn parse_logistello(line: &str) -> anyhow::Result<TrainingGame> {
+pub(crate) fn parse_logistello(line: &str) -> anyhow::Result<TrainingGame> {
     let moves_text = line.split(':').next().unwrap_or_default().trim();
     if !moves_text.is_ascii() || !moves_text.len().is_multiple_of(3) {
         bail!("not a sequence of +xy/-xy moves");

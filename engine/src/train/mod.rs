@@ -7,9 +7,10 @@ pub mod fit;
 pub mod games;
 pub mod labels;
 pub mod probcut;
+pub mod selfplay;
 
 use std::io::IsTerminal;
-use std::path::Path;
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -96,16 +97,21 @@ pub fn split(games: &[TrainingGame]) -> (Vec<&TrainingGame>, Vec<&TrainingGame>)
     )
 }
 
-/// Trains weights on the games under `dir`, reporting progress on stderr.
+/// Trains weights on the games under the folders `dirs` (taken in that order: the held-out
+/// games of the first are the same whatever follows it), reporting progress on stderr.
 ///
 /// # Errors
 /// When the games cannot be read.
 pub fn train(
-    dir: &Path,
+    dirs: &[PathBuf],
     config: TrainConfig,
 ) -> anyhow::Result<(PatternWeights, Vec<PhaseReport>)> {
-    let games = read_games(dir)?;
-    tracing::info!("{} games read from {}", games.len(), dir.display());
+    let mut games = Vec::new();
+    for dir in dirs {
+        let found = read_games(dir)?;
+        tracing::info!("{} games read from {}", found.len(), dir.display());
+        games.extend(found);
+    }
     let (train_games, test_games) = split(&games);
     Ok(train_on(&train_games, &test_games, config))
 }
@@ -214,6 +220,7 @@ fn mean_square(samples: &[Sample]) -> f64 {
 #[cfg(test)]
 mod tests {
     use std::io::Write;
+    use std::path::Path;
 
     use flate2::Compression;
     use flate2::write::GzEncoder;
@@ -299,7 +306,7 @@ mod tests {
             threads: 2,
             ..TrainConfig::default()
         };
-        let (weights, reports) = train(dir.path(), config).unwrap();
+        let (weights, reports) = train(&[dir.path().to_path_buf()], config).unwrap();
         for r in &reports {
             assert!(r.samples > 0, "phase {}", r.phase);
             // The first phases hold few distinct positions (every game starts alike).

@@ -1,0 +1,91 @@
+//! `engine selfplay -o games.gam --games N`: self-play games for training the evaluation.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+use engine::match_runner::Shard;
+use engine::search::Selectivity;
+use engine::train::selfplay::{SelfPlaySettings, self_play};
+
+#[derive(Debug, Args)]
+pub struct SelfPlayArgs {
+    /// The games file (`.gam` text, which `engine train` reads; appended to: a run
+    /// interrupted resumes).
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Games of the whole run (over all shards); run again with more, it plays on.
+    #[arg(long)]
+    games: usize,
+    /// Plies played at random from the start.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=40))]
+    opening_plies: u32,
+    /// Depth of the search that chooses the later moves.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: u32,
+    /// Multi-ProbCut's confidence in that search (73, 87, 95, 98, 99, or 100 = full width).
+    #[arg(long, default_value_t = Selectivity::PLAY)]
+    selectivity: Selectivity,
+    /// Solve exactly, and play perfectly, from this many empty squares on (at most 30).
+    #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u32).range(0..=30))]
+    solve_empties: u32,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Play only the games `k` with `k mod n = i - 1` (`i/n`), e.g. one machine of n.
+    #[arg(long, default_value = "1/1")]
+    shard: Shard,
+    /// Threads playing (a game each).
+    #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, usize::from))]
+    threads: usize,
+}
+
+pub fn run(args: &SelfPlayArgs) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let settings = SelfPlaySettings {
+        opening_plies: args.opening_plies,
+        depth: args.depth,
+        selectivity: args.selectivity,
+        solve_empties: args.solve_empties,
+        seed: args.seed,
+        shard: args.shard,
+    };
+    eprintln!("{}", settings.header().trim_start_matches("# "));
+    let mut first = None;
+    let mut reported = 0.0;
+    let held = self_play(
+        &settings,
+        args.games,
+        &args.output,
+        args.threads,
+        &mut |done, total| {
+            let elapsed = started.elapsed().as_secs_f64();
+            let (start, at) = *first.get_or_insert((done, elapsed));
+            // A line every ten seconds at most, and at the end.
+            if done < total && elapsed - reported < 10.0 && done > start {
+                return;
+            }
+            reported = elapsed;
+            let rate = (done - start) as f64 / (elapsed - at).max(1e-9);
+            let eta = if done > start && done < total {
+                format!(
+                    ", about {:.0} min left",
+                    (total - done) as f64 / rate / 60.0
+                )
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "  {done}/{total} games ({:.1}%), {elapsed:.0} s{eta}",
+                100.0 * done as f64 / total.max(1) as f64
+            );
+        },
+    )?;
+    println!(
+        "{}: {held} games (shard {}) in {:.0} s",
+        args.output.display(),
+        args.shard,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

@@ -1,0 +1,337 @@
+//! Self-play games for training (`engine selfplay`; issue 28): the engine plays itself from
+//! random openings, a search of a fixed depth choosing each move until few enough squares
+//! are left to solve, then perfect play, so that every game's final score is the exact value
+//! of its position at that point. Positions no human game reaches, as many as the machine
+//! can play: what the evaluation lacks most is data.
+//!
+//! Games are written as lines of a Logistello-style `.gam` text file (`+d3-c3...: +04 10`),
+//! which `engine train` reads beside the game records, after a first comment line that
+//! names the settings (`# engine selfplay ...`). Game `k` of a run depends only on the
+//! settings and `k` (its own random opening, a cleared table), so a run gives the same file
+//! on any number of threads, resumes after its last whole line, and splits into shards
+//! (`--shard i/n`: games `k` with `k mod n = i - 1`) whose files train together.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use anyhow::{Context, bail};
+use rand::{RngExt, SeedableRng, rngs::StdRng};
+
+use super::games::parse_logistello;
+use crate::game::othello::{Geometry, Othello, OthelloMove};
+use crate::game::{Game, Side, Start};
+use crate::match_runner::Shard;
+use crate::search::{Limits, SearchParams, Selectivity, TranspositionTable, search, solve_exact};
+
+/// Each thread's table, cleared before each game (so a game does not depend on the ones
+/// played before it) and kept through the game (the solves of its last moves reuse it).
+const TABLE_MIB: usize = 16;
+/// Games written between two syncs of the file: what an interruption can lose.
+const SYNC_EVERY: usize = 64;
+
+/// How the games are played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SelfPlaySettings {
+    /// Plies played at random from the start (uniformly among the legal moves).
+    pub opening_plies: u32,
+    /// Depth of the search that chooses each later move.
+    pub depth: u32,
+    /// Multi-ProbCut's confidence in that search.
+    pub selectivity: Selectivity,
+    /// From this many empty squares on, moves come from an exact solve.
+    pub solve_empties: u32,
+    /// Seed of the random openings.
+    pub seed: u64,
+    /// The part of the run this file holds.
+    pub shard: Shard,
+}
+
+impl SelfPlaySettings {
+    /// The file's first line, which a resumed run must find again.
+    #[must_use]
+    pub fn header(&self) -> String {
+        format!(
+            "# engine selfplay: opening plies {}, depth {}, selectivity {}, solve from {} \
+             empties, seed {}, shard {}/{}",
+            self.opening_plies,
+            self.depth,
+            self.selectivity,
+            self.solve_empties,
+            self.seed,
+            self.shard.index,
+            self.shard.count
+        )
+    }
+
+    /// The run's game numbers that this shard plays, below `games`.
+    fn schedule(&self, games: usize) -> Vec<u64> {
+        (self.shard.index - 1..games)
+            .step_by(self.shard.count)
+            .map(|k| k as u64)
+            .collect()
+    }
+}
+
+/// Plays game `k` of a run with `settings`, on the table `tt`, and returns its `.gam` line
+/// (without the line end).
+#[must_use]
+pub fn play_game(settings: &SelfPlaySettings, k: u64, tt: &mut TranspositionTable) -> String {
+    // One stream per game, so that a game depends on its number only.
+    let mut rng = StdRng::seed_from_u64(settings.seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let params = SearchParams {
+        selectivity: settings.selectivity,
+        principal_variation: false,
+        ..SearchParams::default()
+    };
+    let limits = Limits::depth_or_exact(Some(settings.depth));
+    tt.clear();
+    let mut position = Othello::start(Geometry::Board8x8, Start::Standard);
+    let mut line = String::with_capacity(3 * 60 + 8);
+    let mut ply = 0;
+    while !position.is_terminal() {
+        let legal = position.moves();
+        if legal == 0 {
+            position = position.play(OthelloMove::PASS);
+            continue;
+        }
+        let mv = if ply < settings.opening_plies {
+            OthelloMove::square(nth_bit(legal, rng.random_range(0..legal.count_ones())))
+        } else {
+            let empties = position.empty().count_ones();
+            let result = if empties <= settings.solve_empties {
+                solve_exact(&position, tt)
+            } else {
+                search(&position, tt, &params, &limits, &mut |_| {})
+            };
+            result
+                .best_move
+                .expect("a position with a legal move has a best move")
+        };
+        line.push(match position.side_to_move() {
+            Side::First => '+',
+            Side::Second => '-',
+        });
+        let _ = write!(line, "{mv}");
+        position = position.play(mv);
+        ply += 1;
+    }
+    // Logistello's convention: Black's discs minus White's, empties to nobody.
+    let (black, white) = (position.black().count_ones(), position.white().count_ones());
+    let _ = write!(line, ": {:+03} 10", black as i32 - white as i32);
+    line
+}
+
+/// The index of the `n`-th set bit of `bits` (from the lowest).
+fn nth_bit(mut bits: u64, n: u32) -> u32 {
+    for _ in 0..n {
+        bits &= bits - 1;
+    }
+    bits.trailing_zeros()
+}
+
+/// Plays this shard's games of a run of `games` with `settings` on `threads` threads and
+/// appends them to `path`, after the games a previous run of the same settings left there
+/// (a line cut short is dropped); `progress` hears of the games done and to do. Returns
+/// the games the file holds.
+///
+/// # Errors
+/// A file that cannot be read or written, one made with other settings, or a damaged line.
+pub fn self_play(
+    settings: &SelfPlaySettings,
+    games: usize,
+    path: &Path,
+    threads: usize,
+    progress: &mut dyn FnMut(usize, usize),
+) -> anyhow::Result<usize> {
+    let schedule = settings.schedule(games);
+    let (mut file, done) = open_for_append(path, &settings.header())?;
+    let total = schedule.len();
+    let todo = &schedule[done.min(total)..];
+    progress(done.min(total), total);
+    if todo.is_empty() {
+        return Ok(done);
+    }
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) = crossbeam_channel::unbounded::<(usize, String)>();
+    std::thread::scope(|scope| -> anyhow::Result<usize> {
+        // Owned here, so that an error of the writer drops it and the players stop.
+        let receiver = receiver;
+        for _ in 0..threads.max(1) {
+            let (next, sender) = (&next, sender.clone());
+            scope.spawn(move || {
+                let mut tt = TranspositionTable::new(TABLE_MIB);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&k) = todo.get(i) else { return };
+                    if sender.send((i, play_game(settings, k, &mut tt))).is_err() {
+                        return; // the writer stopped on an error
+                    }
+                }
+            });
+        }
+        drop(sender);
+        // Lines are written in the schedule's order, whatever order they finish in.
+        let mut waiting = BTreeMap::new();
+        let mut written = 0;
+        for (i, line) in receiver.iter() {
+            waiting.insert(i, line);
+            while let Some(line) = waiting.remove(&written) {
+                writeln!(file, "{line}")
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                written += 1;
+                if written % SYNC_EVERY == 0 || written == todo.len() {
+                    file.sync_data()
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    progress(done + written, total);
+                }
+            }
+        }
+        Ok(done + written)
+    })
+}
+
+/// The file opened after its last whole game (with `header` written if it is new), and how
+/// many games it holds; every whole line is checked.
+fn open_for_append(path: &Path, header: &str) -> anyhow::Result<(std::fs::File, usize)> {
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.is_empty() {
+        writeln!(file, "{header}").with_context(|| format!("cannot write {}", path.display()))?;
+        return Ok((file, 0));
+    }
+    let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let text = std::str::from_utf8(&bytes[..whole])
+        .with_context(|| format!("{}: not a text file", path.display()))?;
+    let mut lines = text.lines();
+    let found = lines.next().unwrap_or_default();
+    if found != header {
+        bail!(
+            "{}: made by another run ({}): give another output file",
+            path.display(),
+            found.trim_start_matches("# engine selfplay: ")
+        );
+    }
+    let mut count = 0;
+    for (n, line) in lines.enumerate() {
+        parse_logistello(line).with_context(|| format!("{}: line {}", path.display(), n + 2))?;
+        count += 1;
+    }
+    file.set_len(whole as u64)
+        .and_then(|()| file.seek(SeekFrom::Start(whole as u64)).map(drop))
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok((file, count))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::games::read_logistello;
+
+    fn settings(shard: Shard) -> SelfPlaySettings {
+        SelfPlaySettings {
+            opening_plies: 6,
+            depth: 2,
+            selectivity: Selectivity::PLAY,
+            solve_empties: 8,
+            seed: 5,
+            shard,
+        }
+    }
+
+    fn whole() -> Shard {
+        Shard { index: 1, count: 1 }
+    }
+
+    #[test]
+    fn games_are_legal_finished_and_depend_on_their_number_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.gam");
+        let mut calls = Vec::new();
+        let held = self_play(&settings(whole()), 6, &path, 2, &mut |d, t| {
+            calls.push((d, t))
+        });
+        assert_eq!(held.unwrap(), 6);
+        assert_eq!(calls.first(), Some(&(0, 6)));
+        assert_eq!(calls.last(), Some(&(6, 6)));
+        let games = read_logistello(&path).unwrap();
+        assert_eq!(games.len(), 6);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        // Different openings, and each game is what playing its number alone gives.
+        assert_ne!(lines[0][..18], lines[1][..18]);
+        let mut tt = TranspositionTable::new(1);
+        assert_eq!(play_game(&settings(whole()), 4, &mut tt), lines[4]);
+        // Every game ends with perfect play: its final score is its exact value at the
+        // solve point.
+        for game in &games {
+            let at = game
+                .positions
+                .iter()
+                .find(|p| p.empty().count_ones() <= 8)
+                .unwrap();
+            let exact = solve_exact(at, &mut tt).score.value;
+            let black = if at.side_to_move() == Side::First {
+                exact
+            } else {
+                -exact
+            };
+            assert_eq!(Some(black), game.result);
+        }
+    }
+
+    #[test]
+    fn runs_resume_shard_and_refuse_other_settings() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.gam");
+        let mut quiet = |_, _| {};
+        self_play(&settings(whole()), 5, &path, 1, &mut quiet).unwrap();
+        let full = std::fs::read_to_string(&path).unwrap();
+
+        // Cut inside the fourth game: the run again keeps three and plays two.
+        let resumed = dir.path().join("b.gam");
+        let cut = full.match_indices('\n').nth(3).unwrap().0 + 10;
+        std::fs::write(&resumed, &full[..cut]).unwrap();
+        assert_eq!(
+            self_play(&settings(whole()), 5, &resumed, 2, &mut quiet).unwrap(),
+            5
+        );
+        assert_eq!(std::fs::read_to_string(&resumed).unwrap(), full);
+
+        // Two shards hold the run's games between them.
+        let mut shard_lines = Vec::new();
+        for index in 1..=2 {
+            let part = dir.path().join(format!("s{index}.gam"));
+            let shard = settings(Shard { index, count: 2 });
+            let held = self_play(&shard, 5, &part, 1, &mut quiet).unwrap();
+            assert_eq!(held, [3, 2][index - 1]);
+            let text = std::fs::read_to_string(&part).unwrap();
+            shard_lines.extend(text.lines().skip(1).map(str::to_string));
+        }
+        let mut run_lines: Vec<String> = full.lines().skip(1).map(str::to_string).collect();
+        run_lines.sort();
+        shard_lines.sort();
+        assert_eq!(run_lines, shard_lines);
+
+        // Other settings, or a damaged line, are refused.
+        let other = SelfPlaySettings {
+            depth: 3,
+            ..settings(whole())
+        };
+        let err = self_play(&other, 5, &path, 1, &mut quiet).unwrap_err();
+        assert!(err.to_string().contains("another run"), "{err}");
+        std::fs::write(&resumed, full.replacen("+", "*", 2)).unwrap();
+        let err = self_play(&settings(whole()), 6, &resumed, 1, &mut quiet).unwrap_err();
+        assert!(format!("{err:#}").contains("line 2"), "{err:#}");
+    }
+}
