@@ -154,9 +154,10 @@ const fn mask_of(squares: &[(u32, u32)]) -> u64 {
     mask
 }
 
-/// The shapes, Logistello's and Edax's classic set, by their squares in the a1 corner's
-/// orientation.
-pub(crate) const SHAPES: [u64; 11] = [
+/// The shapes by their squares in the a1 corner's orientation: Logistello's and Edax's
+/// classic set, then two ten-square shapes of Egaroucid's kind, which see how a corner and
+/// an edge's middle fit together.
+pub(crate) const SHAPES: [u64; 13] = [
     // corner 3x3
     0x07_0707,
     // corner 2x5
@@ -179,6 +180,10 @@ pub(crate) const SHAPES: [u64; 11] = [
     mask_of(&[(0, 3), (1, 4), (2, 5), (3, 6), (4, 7)]),
     // diagonal of 4
     mask_of(&[(0, 4), (1, 5), (2, 6), (3, 7)]),
+    // corner triangle: a1-d1, a2-c2, a3-b3, a4
+    0x0103_070f,
+    // edge block: a1, c1-f1, h1, c2-f2
+    0x3cbd,
 ];
 
 /// The most squares in a shape.
@@ -206,7 +211,7 @@ const fn image(symmetry: Symmetry, mut mask: u64) -> u64 {
 }
 
 /// How many distinct copies of every shape the board holds.
-const INSTANCE_COUNT: usize = 46;
+const INSTANCE_COUNT: usize = 54;
 
 /// Every copy of every shape, shape by shape: for each, the first symmetry (in numbering
 /// order) of every distinct image. Computed at compile time, so that the evaluation's loop
@@ -404,7 +409,7 @@ fn for_each_copy_index(me: u64, opp: u64, mut visit: impl FnMut(u32)) {
         };
     }
     read_copies!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27
-        28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45);
+        28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53);
 }
 
 /// The table index of every copy of every shape in the position `(me, opp)`, in the order
@@ -504,14 +509,14 @@ mod tests {
     }
 
     #[test]
-    fn shapes_have_their_classic_copies() {
+    fn shapes_have_their_copies() {
         let counts: Vec<usize> = SHAPES
             .iter()
             .map(|shape| INSTANCES.iter().filter(|i| i.mask == *shape).count())
             .collect();
-        assert_eq!(counts, [4, 8, 4, 4, 4, 4, 2, 4, 4, 4, 4]);
-        assert_eq!(feature_count(), 46 + globals::COUNT);
-        assert_eq!(TABLE_LEN, 167_265 + 256);
+        assert_eq!(counts, [4, 8, 4, 4, 4, 4, 2, 4, 4, 4, 4, 4, 4]);
+        assert_eq!(feature_count(), 54 + globals::COUNT);
+        assert_eq!(TABLE_LEN, 167_265 + 2 * 59_049 + 256);
         assert_eq!(LAYOUT.param.len(), TABLE_LEN);
     }
 

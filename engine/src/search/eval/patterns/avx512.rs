@@ -1,14 +1,14 @@
 //! Every pattern copy's table index at once, with AVX-512 (F, BW, VBMI, VNNI; the build
 //! script's `simd_patterns`): the evaluation's hot loop without a `pext` and two base-3
-//! lookups per copy, and its weights read by three gathers instead of 46 loads.
+//! lookups per copy, and its weights read by four gathers instead of 54 loads.
 //!
 //! The board becomes 64 bytes of base-3 digits (0 empty, 1 the side to move's disc, 2 the
 //! opponent's). A copy's index is `offset + sum_k 3^k * digit(square_k)`; sixteen copies
 //! share a vector, one 32-bit lane each. For each group of four digits a byte permutation
 //! (`vpermb`) brings every lane its copy's four squares, a multiply-add of bytes
 //! (`vpmaddubsw`) weighs them `1, 3, 9, 27` in pairs, and a multiply-add of words
-//! (`vpdpwssd`) scales the pair sums by the group's `3^(4g)` into the lane's total. Three
-//! vectors hold the 46 copies, three groups their up to ten squares.
+//! (`vpdpwssd`) scales the pair sums by the group's `3^(4g)` into the lane's total. Four
+//! vectors hold the 54 copies, three groups their up to ten squares.
 
 use std::arch::x86_64::{
     __m512i, _mm512_add_epi32, _mm512_dpwssd_epi32, _mm512_load_si512, _mm512_maddubs_epi16,
@@ -151,8 +151,8 @@ pub(super) fn copy_indices(me: u64, opp: u64) -> [u32; SLOTS] {
     out
 }
 
-/// The sum of `table`'s entries at the pattern copies' indices of `(me, opp)`: three
-/// gathers instead of 46 loads.
+/// The sum of `table`'s entries at the pattern copies' indices of `(me, opp)`: four
+/// gathers instead of 54 loads.
 ///
 /// # Panics
 /// If `table` is not longer than the shapes' part of a phase's table.
