@@ -156,7 +156,7 @@ fn run_labelling(args: &RunArgs, empties: (u32, u32), method: Method) -> anyhow:
         positions.len(),
         describe(&header)
     );
-    let mut first = None;
+    let mut progress = super::report::RunProgress::new(started);
     label(
         &positions,
         empties,
@@ -164,23 +164,7 @@ fn run_labelling(args: &RunArgs, empties: (u32, u32), method: Method) -> anyhow:
         method,
         &args.output,
         args.threads,
-        &mut |done, total| {
-            let elapsed = started.elapsed().as_secs_f64();
-            let (start, at) = *first.get_or_insert((done, elapsed));
-            let rate = (done - start) as f64 / (elapsed - at).max(1e-9);
-            let eta = if done > start {
-                format!(
-                    ", about {:.0} min left",
-                    (total - done) as f64 / rate / 60.0
-                )
-            } else {
-                String::new()
-            };
-            eprintln!(
-                "  {done}/{total} labelled ({:.1}%), {elapsed:.0} s{eta}",
-                100.0 * done as f64 / total.max(1) as f64
-            );
-        },
+        &mut |done, total| eprintln!("{}", progress.line(done, total, "labelled")),
     )?;
     println!(
         "{}: {} in {:.0} s",

@@ -65,3 +65,39 @@ pub fn iteration<M: Display>(it: &Iteration<M>) -> String {
         line(&it.pv)
     )
 }
+
+/// Progress lines of a long run that resumes (`label`, `selfplay`): done of total, the
+/// time so far, and the time left at the rate since this run began.
+pub struct RunProgress {
+    started: std::time::Instant,
+    /// Items done and seconds elapsed at the first report (what a resumed run found).
+    first: Option<(usize, f64)>,
+}
+
+impl RunProgress {
+    pub fn new(started: std::time::Instant) -> RunProgress {
+        RunProgress {
+            started,
+            first: None,
+        }
+    }
+
+    /// `  done/total <what> (percent), elapsed s, about N min left`.
+    pub fn line(&mut self, done: usize, total: usize, what: &str) -> String {
+        let elapsed = self.started.elapsed().as_secs_f64();
+        let (start, at) = *self.first.get_or_insert((done, elapsed));
+        let rate = (done - start) as f64 / (elapsed - at).max(1e-9);
+        let eta = if done > start && done < total {
+            format!(
+                ", about {:.0} min left",
+                (total - done) as f64 / rate / 60.0
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "  {done}/{total} {what} ({:.1}%), {elapsed:.0} s{eta}",
+            100.0 * done as f64 / total.max(1) as f64
+        )
+    }
+}

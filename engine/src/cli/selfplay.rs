@@ -51,34 +51,21 @@ pub fn run(args: &SelfPlayArgs) -> anyhow::Result<()> {
         shard: args.shard,
     };
     eprintln!("{}", settings.header().trim_start_matches("# "));
-    let mut first = None;
-    let mut reported = 0.0;
+    let mut progress = super::report::RunProgress::new(started);
+    let mut reported: Option<f64> = None;
     let held = self_play(
         &settings,
         args.games,
         &args.output,
         args.threads,
         &mut |done, total| {
+            // A line every ten seconds at most, the first and the last.
             let elapsed = started.elapsed().as_secs_f64();
-            let (start, at) = *first.get_or_insert((done, elapsed));
-            // A line every ten seconds at most, and at the end.
-            if done < total && elapsed - reported < 10.0 && done > start {
+            if reported.is_some_and(|at| done < total && elapsed - at < 10.0) {
                 return;
             }
-            reported = elapsed;
-            let rate = (done - start) as f64 / (elapsed - at).max(1e-9);
-            let eta = if done > start && done < total {
-                format!(
-                    ", about {:.0} min left",
-                    (total - done) as f64 / rate / 60.0
-                )
-            } else {
-                String::new()
-            };
-            eprintln!(
-                "  {done}/{total} games ({:.1}%), {elapsed:.0} s{eta}",
-                100.0 * done as f64 / total.max(1) as f64
-            );
+            reported = Some(elapsed);
+            eprintln!("{}", progress.line(done, total, "games"));
         },
     )?;
     println!(
