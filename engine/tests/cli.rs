@@ -432,7 +432,8 @@ fn train_fits_weights_that_accuracy_and_the_engine_use() {
     }
     assert!(text.contains("wrote "), "{text}");
     // `accuracy` measures those weights on the held-out games: the row of solved
-    // positions at 10 empties, with another error than the shipped weights make.
+    // positions at 10 empties, with another error than the shipped weights make. Its
+    // columns: the trained evaluations' errors (one per weights), then the hand one's.
     let accuracy = |extra: &[&str]| {
         let args = [
             &[
@@ -456,9 +457,16 @@ fn train_fits_weights_that_accuracy_and_the_engine_use() {
             .to_string();
         let words: Vec<String> = row.split_whitespace().map(String::from).collect();
         assert_eq!(words[2], "20", "{text}");
-        words[3].clone()
+        words[3..words.len() - 1].to_vec()
     };
-    assert_ne!(accuracy(&["--eval-file", weights]), accuracy(&[]));
+    let trained = accuracy(&["--eval-file", weights]);
+    let shipped = accuracy(&[]);
+    assert_eq!((trained.len(), shipped.len()), (1, 1));
+    assert_ne!(trained, shipped);
+    // Several weights share one set of solves, a column each, in the order given.
+    let shipped_file = concat!(env!("CARGO_MANIFEST_DIR"), "/data/othello8x8.weights");
+    let both = accuracy(&["--eval-file", weights, "--eval-file", shipped_file]);
+    assert_eq!(both, [trained, shipped].concat());
     // The engine searches with them (`--eval-file`, and the option `EvalFile`): another
     // evaluation, another mid-game value than the shipped weights give.
     let search = |args: &[&str], input: &str| {

@@ -2,6 +2,7 @@
 //! pattern evaluation to game records and measure it against exact scores.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context;
@@ -122,9 +123,9 @@ pub fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
 pub struct AccuracyArgs {
     /// Folder of game records (as for `engine train`; its held-out games are measured).
     data: PathBuf,
-    /// Weights to measure (default: the shipped ones).
+    /// Weights to measure, a column each (repeatable; default: the shipped ones).
     #[arg(long)]
-    eval_file: Option<PathBuf>,
+    eval_file: Vec<PathBuf>,
     /// Empties at which held-out positions are solved exactly and measured.
     #[arg(long, value_delimiter = ',', default_value = "10,14,18,20")]
     empties: Vec<u32>,
@@ -141,27 +142,54 @@ pub fn run_accuracy(args: &AccuracyArgs) -> anyhow::Result<()> {
         args.empties.iter().all(|&e| (1..=30).contains(&e)),
         "--empties must lie in 1..=30"
     );
-    let weights = match &args.eval_file {
-        Some(path) => std::sync::Arc::new(PatternWeights::load(path)?),
-        None => PatternWeights::builtin(),
+    let weights = if args.eval_file.is_empty() {
+        vec![("shipped".to_string(), PatternWeights::builtin())]
+    } else {
+        args.eval_file
+            .iter()
+            .map(|path| {
+                Ok((
+                    path.display().to_string(),
+                    Arc::new(PatternWeights::load(path)?),
+                ))
+            })
+            .collect::<anyhow::Result<_>>()?
     };
     let games = read_games(&args.data)?;
     let (_, test) = split(&games);
+    let measured: Vec<&PatternWeights> = weights.iter().map(|(_, w)| w.as_ref()).collect();
     let rows = accuracy(
         &test,
-        &weights,
+        &measured,
         &args.empties,
         args.positions,
         args.threads.max(1),
     );
+    // A column of mean absolute errors per weights measured, then the hand evaluation's.
     println!(
-        "{:>7} {:>8} {:>9} {:>12} {:>9}",
-        "empties", "exact by", "positions", "mae trained", "mae hand"
+        "{:>7} {:>8} {:>9} {} {:>9}",
+        "empties",
+        "exact by",
+        "positions",
+        weights
+            .iter()
+            .map(|(name, _)| format!("{name:>12}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        "mae hand"
     );
     for r in rows {
         println!(
-            "{:>7} {:>8} {:>9} {:>12.2} {:>9.2}",
-            r.empties, r.label, r.positions, r.mae.0, r.mae.1
+            "{:>7} {:>8} {:>9} {} {:>9.2}",
+            r.empties,
+            r.label,
+            r.positions,
+            r.trained
+                .iter()
+                .map(|e| format!("{e:>12.2}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            r.hand
         );
     }
     Ok(())

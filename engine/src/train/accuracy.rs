@@ -1,11 +1,9 @@
 //! How close an evaluation comes to the exact score: mean absolute error on held-out
 //! games' positions, labelled by WTHOR's perfect-play score at 24 empties or by our solver.
 
-use std::sync::atomic::AtomicUsize;
-
 use super::dataset::{Sample, THEORETICAL_EMPTIES, solve_all};
 use super::games::{Source, TrainingGame};
-use super::mae;
+use super::{mae, with_solve_progress};
 use crate::game::{Game, Side};
 use crate::search::eval::othello::evaluate as hand_evaluate;
 use crate::search::eval::weights::PatternWeights;
@@ -19,8 +17,10 @@ pub struct AccuracyRow {
     pub label: &'static str,
     /// Positions measured.
     pub positions: usize,
-    /// Mean absolute error in discs: trained, hand evaluation.
-    pub mae: (f64, f64),
+    /// Mean absolute error in discs of each trained evaluation measured, in order.
+    pub trained: Vec<f64>,
+    /// Mean absolute error in discs of the hand evaluation.
+    pub hand: f64,
 }
 
 /// The held-out WTHOR games' positions with `empties` empty squares (at most `limit`).
@@ -43,13 +43,14 @@ fn positions_at(
         .collect()
 }
 
-/// Measures `weights` and the hand evaluation on `games`: every position with 24 empties
-/// against WTHOR's theoretical score, and up to `per_empties` positions for each of
-/// `solve_empties` against our solver's exact score (on `threads` threads).
+/// Measures each of `weights` and the hand evaluation on `games`: every position with 24
+/// empties against WTHOR's theoretical score, and up to `per_empties` positions for each of
+/// `solve_empties` against our solver's exact score (solved once for all the weights, on
+/// `threads` threads, with progress on stderr).
 #[must_use]
 pub fn accuracy(
     games: &[&TrainingGame],
-    weights: &PatternWeights,
+    weights: &[&PatternWeights],
     solve_empties: &[u32],
     per_empties: usize,
     threads: usize,
@@ -58,10 +59,11 @@ pub fn accuracy(
         empties,
         label,
         positions: samples.len(),
-        mae: (
-            mae(samples, |p| weights.evaluate(p)),
-            mae(samples, hand_evaluate),
-        ),
+        trained: weights
+            .iter()
+            .map(|w| mae(samples, |p| w.evaluate(p)))
+            .collect(),
+        hand: mae(samples, hand_evaluate),
     };
     let theoretical: Vec<Sample> = positions_at(games, THEORETICAL_EMPTIES, usize::MAX)
         .into_iter()
@@ -85,7 +87,10 @@ pub fn accuracy(
             .into_iter()
             .map(|(_, p)| p)
             .collect();
-        let solved = solve_all(&positions, threads, &AtomicUsize::new(0));
+        let what = format!("{empties} empties");
+        let solved = with_solve_progress(positions.len(), &what, |done| {
+            solve_all(&positions, threads, done)
+        });
         rows.push(row(empties, "solver", &solved));
     }
     rows

@@ -52,8 +52,8 @@ pub struct PhaseReport {
     pub test_mae: (f64, f64),
 }
 
-/// A bar on stderr (indicatif hides it when stderr is not a terminal; [`train_on`] then
-/// prints lines instead).
+/// A bar on stderr (indicatif hides it when stderr is not a terminal; its users then print
+/// lines instead).
 fn bar(len: usize, what: &str) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(len as u64);
     if let Ok(style) = indicatif::ProgressStyle::with_template(
@@ -63,6 +63,34 @@ fn bar(len: usize, what: &str) -> indicatif::ProgressBar {
     }
     bar.set_message(what.to_string());
     bar
+}
+
+/// Runs `job`, which counts its exact solves in the counter it is given, with a bar of
+/// `total` solves on stderr (without a terminal, a line at every tenth of them).
+pub(crate) fn with_solve_progress<T: Send>(
+    total: usize,
+    what: &str,
+    job: impl FnOnce(&AtomicUsize) -> T + Send,
+) -> T {
+    let lines = !std::io::stderr().is_terminal();
+    let bar = bar(total, what);
+    let solved = AtomicUsize::new(0);
+    let result = std::thread::scope(|scope| {
+        let job = scope.spawn(|| job(&solved));
+        let mut reported = 0;
+        while !job.is_finished() {
+            let done = solved.load(Ordering::Relaxed);
+            bar.set_position(done as u64);
+            if lines && total > 0 && done * 10 / total > reported {
+                reported = done * 10 / total;
+                eprintln!("{what}: {done}/{total}");
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        job.join().expect("solving does not panic")
+    });
+    bar.finish_and_clear();
+    result
 }
 
 /// A sample as a position (Black to move: the evaluations see only "me" and "opp").
@@ -126,25 +154,9 @@ pub fn train_on(
     let threads = config.threads.max(1);
     let lines = !std::io::stderr().is_terminal();
     let to_solve = positions_to_solve(train_games, config.labels);
-    let solving = bar(to_solve, "exact labels");
-    let solved = AtomicUsize::new(0);
-    let by_phase = std::thread::scope(|scope| {
-        let job =
-            scope.spawn(|| samples(train_games, config.labels, &config.given, threads, &solved));
-        let mut reported = 0;
-        while !job.is_finished() {
-            let done = solved.load(Ordering::Relaxed);
-            solving.set_position(done as u64);
-            // Without a terminal: a line at every tenth of the solves.
-            if lines && to_solve > 0 && done * 10 / to_solve > reported {
-                reported = done * 10 / to_solve;
-                eprintln!("exact labels: {done}/{to_solve}");
-            }
-            std::thread::sleep(Duration::from_millis(200));
-        }
-        job.join().expect("labelling does not panic")
+    let by_phase = with_solve_progress(to_solve, "exact labels", |solved| {
+        samples(train_games, config.labels, &config.given, threads, solved)
     });
-    solving.finish_and_clear();
     // Held-out positions keep their game labels, so that errors compare across runs.
     let test_by_phase = samples(
         test_games,
