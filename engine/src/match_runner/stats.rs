@@ -86,15 +86,23 @@ const Z95: f64 = 1.959_963_984_540_054;
 /// Elo from a record, or `None` without games. Always finite.
 #[must_use]
 pub fn elo(record: &Wdl) -> Option<Elo> {
-    let n = f64::from(record.games());
+    elo_of_samples(
+        &[1.0, 0.5, 0.0],
+        &[record.wins, record.draws, record.losses],
+    )
+}
+
+/// Elo from samples of scores (`values[i]`, a fraction of the most a sample can score,
+/// seen `counts[i]` times), or `None` without samples; the interval from the samples'
+/// variance. Always finite.
+fn elo_of_samples(values: &[f64], counts: &[u32]) -> Option<Elo> {
+    let n = f64::from(counts.iter().sum::<u32>());
     if n == 0.0 {
         return None;
     }
-    let mean = record.points() / n;
-    let variance = (f64::from(record.wins) * (1.0 - mean).powi(2)
-        + f64::from(record.draws) * (0.5 - mean).powi(2)
-        + f64::from(record.losses) * mean.powi(2))
-        / n;
+    let weighted = || values.iter().zip(counts).map(|(&v, &c)| (v, f64::from(c)));
+    let mean = weighted().map(|(v, c)| v * c).sum::<f64>() / n;
+    let variance = weighted().map(|(v, c)| c * (v - mean).powi(2)).sum::<f64>() / n;
     // As if one more game had been drawn: finite at the extremes.
     let edge = 0.5 / (n + 1.0);
     let clamp = |s: f64| s.clamp(edge, 1.0 - edge);
@@ -123,6 +131,14 @@ impl Pentanomial {
     #[must_use]
     pub fn pairs(&self) -> u32 {
         self.0.iter().sum()
+    }
+
+    /// Elo from the pairs, or `None` without any: the interval from the spread of the
+    /// pairs' scores, narrower than the games' when the openings decide much of a game
+    /// (each pair plays one opening both ways).
+    #[must_use]
+    pub fn elo(&self) -> Option<Elo> {
+        elo_of_samples(&[0.0, 0.25, 0.5, 0.75, 1.0], &self.0)
     }
 }
 
@@ -247,6 +263,24 @@ mod tests {
         })
         .unwrap();
         assert!(close(even.elo, 0.0) && close(even.low, -even.high));
+    }
+
+    #[test]
+    fn elo_of_game_pairs() {
+        // Pairs [1, 2, 4, 2, 1]: mean 0.5, per-pair variance 0.075, standard error
+        // sqrt(0.075/10) = 0.086603, so the 95% interval is 0.330265 .. 0.669735, i.e.
+        // -122.82 .. +122.82 Elo.
+        let e = Pentanomial([1, 2, 4, 2, 1]).elo().unwrap();
+        assert!(close(e.elo, 0.0), "{}", e.elo);
+        assert!(close(e.high, 122.818) && close(e.low, -122.818), "{e:?}");
+        // Session 19's match (pairs [13, 13, 48, 26, 25]): the games' estimate, a narrower
+        // interval than the 250 games' own (+12.8 .. +92.2).
+        let e = Pentanomial([13, 13, 48, 26, 25]).elo().unwrap();
+        assert!(close(e.elo, 51.801), "{}", e.elo);
+        assert!(close(e.low, 14.880) && close(e.high, 89.925), "{e:?}");
+        assert_eq!(Pentanomial::default().elo(), None);
+        let all_won = Pentanomial([0, 0, 0, 0, 3]).elo().unwrap();
+        assert!(all_won.clamped && all_won.elo.is_finite() && all_won.elo > 0.0);
     }
 
     #[test]

@@ -174,8 +174,14 @@ impl Tally {
             let p = pair.pairs.0;
             let _ = writeln!(
                 out,
-                "  pentanomial (pairs scoring 0, 1/2, 1, 3/2, 2 for {}): [{}, {}, {}, {}, {}]",
-                self.names[*a], p[0], p[1], p[2], p[3], p[4]
+                "  pentanomial (pairs scoring 0, 1/2, 1, 3/2, 2 for {}): [{}, {}, {}, {}, {}]: {}",
+                self.names[*a],
+                p[0],
+                p[1],
+                p[2],
+                p[3],
+                p[4],
+                elo_text(pair.pairs.elo()),
             );
         }
         if let Some(sprt) = sprt {
@@ -203,7 +209,7 @@ fn wdl_text(w: &Wdl) -> String {
 /// `Elo +70.4 [+37.4, +104.8]`, with `>=`/`<=` when every game went one way.
 fn elo_text(e: Option<Elo>) -> String {
     match e {
-        None => "Elo n/a (no games)".into(),
+        None => "Elo n/a (nothing played yet)".into(),
         Some(e) => {
             let mark = match (e.clamped, e.elo > 0.0) {
                 (false, _) => "",
