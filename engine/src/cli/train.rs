@@ -7,8 +7,9 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
+use engine::search::Selectivity;
 use engine::search::eval::PatternWeights;
-use engine::train::accuracy::accuracy;
+use engine::train::accuracy::{References, accuracy};
 use engine::train::dataset::{GivenLabels, LabelPolicy};
 use engine::train::fit::FitParams;
 use engine::train::games::read_games;
@@ -129,10 +130,17 @@ pub struct AccuracyArgs {
     /// Empties at which held-out positions are solved exactly and measured.
     #[arg(long, value_delimiter = ',', default_value = "10,14,18,20")]
     empties: Vec<u32>,
-    /// Positions solved per number of empties.
+    /// Empties at which held-out positions are valued by a deep search of ours instead
+    /// (with the shipped evaluation at the play level's selectivity), e.g. 30,36,42.
+    #[arg(long, value_delimiter = ',')]
+    searched: Vec<u32>,
+    /// Depth of that search.
+    #[arg(long, default_value_t = 16)]
+    search_depth: u32,
+    /// Positions solved (or searched) per number of empties.
     #[arg(long, default_value_t = 200)]
     positions: usize,
-    /// Threads for solving.
+    /// Threads for solving and searching.
     #[arg(long, default_value_t = default_threads())]
     threads: usize,
 }
@@ -141,6 +149,14 @@ pub fn run_accuracy(args: &AccuracyArgs) -> anyhow::Result<()> {
     anyhow::ensure!(
         args.empties.iter().all(|&e| (1..=30).contains(&e)),
         "--empties must lie in 1..=30"
+    );
+    anyhow::ensure!(
+        args.searched.iter().all(|&e| (1..=60).contains(&e)),
+        "--searched must lie in 1..=60"
+    );
+    anyhow::ensure!(
+        (1..=60).contains(&args.search_depth),
+        "--search-depth must lie in 1..=60"
     );
     let weights = if args.eval_file.is_empty() {
         vec![("shipped".to_string(), PatternWeights::builtin())]
@@ -158,18 +174,22 @@ pub fn run_accuracy(args: &AccuracyArgs) -> anyhow::Result<()> {
     let games = read_games(&args.data)?;
     let (_, test) = split(&games);
     let measured: Vec<&PatternWeights> = weights.iter().map(|(_, w)| w.as_ref()).collect();
-    let rows = accuracy(
-        &test,
-        &measured,
-        &args.empties,
-        args.positions,
-        args.threads.max(1),
-    );
+    let references = References {
+        solved: args.empties.clone(),
+        searched: args.searched.clone(),
+        search: Method::Search {
+            depth: args.search_depth,
+            selectivity: Selectivity::PLAY,
+        },
+        per_empties: args.positions,
+        threads: args.threads.max(1),
+    };
+    let rows = accuracy(&test, &measured, &references);
     // A column of mean absolute errors per weights measured, then the hand evaluation's.
     println!(
         "{:>7} {:>8} {:>9} {} {:>9}",
         "empties",
-        "exact by",
+        "value by",
         "positions",
         weights
             .iter()

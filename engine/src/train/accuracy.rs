@@ -1,8 +1,10 @@
 //! How close an evaluation comes to the exact score: mean absolute error on held-out
-//! games' positions, labelled by WTHOR's perfect-play score at 24 empties or by our solver.
+//! games' positions, labelled by WTHOR's perfect-play score at 24 empties, by our solver,
+//! or (earlier in the game) by a deep search of ours.
 
-use super::dataset::{Sample, THEORETICAL_EMPTIES, solve_all};
+use super::dataset::{Sample, THEORETICAL_EMPTIES};
 use super::games::{Source, TrainingGame};
+use super::labels::{Method, label_all};
 use super::{mae, with_solve_progress};
 use crate::game::{Game, Side};
 use crate::search::eval::othello::evaluate as hand_evaluate;
@@ -13,8 +15,8 @@ use crate::search::eval::weights::PatternWeights;
 pub struct AccuracyRow {
     /// Empty squares of the positions.
     pub empties: u32,
-    /// Where the exact scores come from.
-    pub label: &'static str,
+    /// Where the reference values come from: `WTHOR`, `solver` or `depth N` (a search).
+    pub label: String,
     /// Positions measured.
     pub positions: usize,
     /// Mean absolute error in discs of each trained evaluation measured, in order.
@@ -43,19 +45,32 @@ fn positions_at(
         .collect()
 }
 
+/// What [`accuracy`] measures against, besides WTHOR's theoretical scores at 24 empties.
+#[derive(Clone, Debug)]
+pub struct References {
+    /// Empties at which held-out positions are solved exactly.
+    pub solved: Vec<u32>,
+    /// Empties at which held-out positions are valued by `search` instead.
+    pub searched: Vec<u32>,
+    /// The search that values them (with the shipped evaluation, whatever is measured).
+    pub search: Method,
+    /// Positions per empties count (the first held-out WTHOR games that reach it).
+    pub per_empties: usize,
+    /// Threads that solve and search.
+    pub threads: usize,
+}
+
 /// Measures each of `weights` and the hand evaluation on `games`: every position with 24
-/// empties against WTHOR's theoretical score, and up to `per_empties` positions for each of
-/// `solve_empties` against our solver's exact score (solved once for all the weights, on
-/// `threads` threads, with progress on stderr).
+/// empties against WTHOR's theoretical score, then positions at each count of
+/// `references` against our solver's or our search's value (found once for all the
+/// weights, with progress on stderr).
 #[must_use]
 pub fn accuracy(
     games: &[&TrainingGame],
     weights: &[&PatternWeights],
-    solve_empties: &[u32],
-    per_empties: usize,
-    threads: usize,
+    references: &References,
 ) -> Vec<AccuracyRow> {
-    let row = |empties, label, samples: &[Sample]| AccuracyRow {
+    let row = |empties, label: String, samples: &[Sample]| AccuracyRow {
         empties,
         label,
         positions: samples.len(),
@@ -81,17 +96,30 @@ pub fn accuracy(
             })
         })
         .collect();
-    let mut rows = vec![row(THEORETICAL_EMPTIES, "WTHOR", &theoretical)];
-    for &empties in solve_empties {
-        let positions: Vec<_> = positions_at(games, empties, per_empties)
+    let mut rows = vec![row(THEORETICAL_EMPTIES, "WTHOR".into(), &theoretical)];
+    let plans = (references.solved.iter().map(|&e| (e, Method::Exact)))
+        .chain(references.searched.iter().map(|&e| (e, references.search)));
+    for (empties, method) in plans {
+        let positions: Vec<(u64, u64)> = positions_at(games, empties, references.per_empties)
             .into_iter()
-            .map(|(_, p)| p)
+            .map(|(_, p)| (p.me(), p.opp()))
             .collect();
-        let what = format!("{empties} empties");
-        let solved = with_solve_progress(positions.len(), &what, |done| {
-            solve_all(&positions, threads, done)
+        let (label, what) = match method {
+            Method::Exact => ("solver".to_string(), format!("{empties} empties")),
+            Method::Search { depth, .. } => (
+                format!("depth {depth}"),
+                format!("{empties} empties, depth {depth}"),
+            ),
+        };
+        let values = with_solve_progress(positions.len(), &what, |done| {
+            label_all(&positions, method, references.threads, done)
         });
-        rows.push(row(empties, "solver", &solved));
+        let samples: Vec<Sample> = positions
+            .iter()
+            .zip(values)
+            .map(|(&(me, opp), label)| Sample { me, opp, label })
+            .collect();
+        rows.push(row(empties, label, &samples));
     }
     rows
 }

@@ -2,14 +2,12 @@
 //! which games are held out to measure the evaluation on.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::AtomicUsize;
 
 use super::games::{Source, TrainingGame};
-use super::labels::canonical;
+use super::labels::{Method, canonical, label_all};
 use crate::game::{Game, Side};
 use crate::search::eval::weights::{PHASES, phase};
-use crate::search::{TranspositionTable, solve_exact};
 
 /// A position and its label.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,45 +156,13 @@ pub fn samples(
             });
         }
     }
-    for sample in solve_all(&to_solve, threads, progress) {
+    let positions: Vec<(u64, u64)> = to_solve.iter().map(|p| (p.me(), p.opp())).collect();
+    let values = label_all(&positions, Method::Exact, threads, progress);
+    for (&(me, opp), label) in positions.iter().zip(values) {
+        let sample = Sample { me, opp, label };
         by_phase[phase(sample.empties())].push(sample);
     }
     by_phase
-}
-
-/// The positions with their exact values, in order, solved on `threads` threads.
-#[must_use]
-pub fn solve_all(
-    positions: &[crate::game::othello::Othello],
-    threads: usize,
-    progress: &AtomicUsize,
-) -> Vec<Sample> {
-    let next = AtomicUsize::new(0);
-    let solved = Mutex::new(vec![None; positions.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
-            scope.spawn(|| {
-                let mut tt = TranspositionTable::new(16);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(p) = positions.get(i) else { break };
-                    let value = solve_exact(p, &mut tt).score.value;
-                    solved.lock().expect("no panic while held")[i] = Some(Sample {
-                        me: p.me(),
-                        opp: p.opp(),
-                        label: value as i8,
-                    });
-                    progress.fetch_add(1, Ordering::Relaxed);
-                }
-            });
-        }
-    });
-    solved
-        .into_inner()
-        .expect("no panic while held")
-        .into_iter()
-        .map(|s| s.expect("every position solved"))
-        .collect()
 }
 
 /// How many positions `samples` will solve.

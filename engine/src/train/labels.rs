@@ -268,16 +268,13 @@ pub fn label(
         .collect();
     let (mut file, done) = open_for_append(path, header)?;
     let threads = threads.max(1);
-    let mib = match method {
-        Method::Exact => 32,
-        Method::Search { .. } => SEARCH_TABLE_MIB,
-    };
-    let mut tables: Vec<TranspositionTable> =
-        (0..threads).map(|_| TranspositionTable::new(mib)).collect();
+    let mut tables: Vec<TranspositionTable> = (0..threads)
+        .map(|_| TranspositionTable::new(table_mib(method)))
+        .collect();
     let mut solved = done.min(mine.len());
     progress(solved, mine.len());
     for batch in mine[solved..].chunks(BATCH) {
-        let scores = label_batch(batch, method, &mut tables);
+        let scores = label_batch(batch, method, &mut tables, &AtomicUsize::new(0));
         let mut bytes = Vec::with_capacity(batch.len() * RECORD);
         for (&(me, opp), score) in batch.iter().zip(scores) {
             push_record(&mut bytes, me, opp, score);
@@ -298,8 +295,35 @@ fn push_record(bytes: &mut Vec<u8>, me: u64, opp: u64, score: i8) {
     bytes.push(score as u8);
 }
 
-/// The labels of `batch` by `method`, on one thread per table.
-fn label_batch(batch: &[(u64, u64)], method: Method, tables: &mut [TranspositionTable]) -> Vec<i8> {
+/// The labels of `positions` by `method`, on `threads` threads; `done` counts them.
+#[must_use]
+pub fn label_all(
+    positions: &[(u64, u64)],
+    method: Method,
+    threads: usize,
+    done: &AtomicUsize,
+) -> Vec<i8> {
+    let mut tables: Vec<TranspositionTable> = (0..threads.max(1))
+        .map(|_| TranspositionTable::new(table_mib(method)))
+        .collect();
+    label_batch(positions, method, &mut tables, done)
+}
+
+/// The table size each labelling thread uses.
+fn table_mib(method: Method) -> usize {
+    match method {
+        Method::Exact => 32,
+        Method::Search { .. } => SEARCH_TABLE_MIB,
+    }
+}
+
+/// The labels of `batch` by `method`, on one thread per table; `done` counts them.
+fn label_batch(
+    batch: &[(u64, u64)],
+    method: Method,
+    tables: &mut [TranspositionTable],
+    done: &AtomicUsize,
+) -> Vec<i8> {
     let next = AtomicUsize::new(0);
     let mut scores = vec![0i8; batch.len()];
     let found: Vec<Vec<(usize, i8)>> = std::thread::scope(|scope| {
@@ -322,6 +346,7 @@ fn label_batch(batch: &[(u64, u64)], method: Method, tables: &mut [Transposition
                         )
                         .expect("a selected position's discs do not overlap");
                         found.push((i, label_of(&position, method, tt)));
+                        done.fetch_add(1, Ordering::Relaxed);
                     }
                 })
             })
