@@ -138,7 +138,7 @@ pub fn samples(
                 continue;
             }
             if policy.solves(n, game, empties) {
-                to_solve.push(*position);
+                to_solve.push((position.me(), position.opp()));
                 continue;
             }
             let Some(black) = game_label(game, empties) else {
@@ -156,9 +156,8 @@ pub fn samples(
             });
         }
     }
-    let positions: Vec<(u64, u64)> = to_solve.iter().map(|p| (p.me(), p.opp())).collect();
-    let values = label_all(&positions, Method::Exact, threads, progress);
-    for (&(me, opp), label) in positions.iter().zip(values) {
+    let values = label_all(&to_solve, Method::Exact, threads, progress);
+    for (&(me, opp), label) in to_solve.iter().zip(values) {
         let sample = Sample { me, opp, label };
         by_phase[phase(sample.empties())].push(sample);
     }

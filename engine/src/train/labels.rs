@@ -267,10 +267,7 @@ pub fn label(
         .map(|(_, p)| *p)
         .collect();
     let (mut file, done) = open_for_append(path, header)?;
-    let threads = threads.max(1);
-    let mut tables: Vec<TranspositionTable> = (0..threads)
-        .map(|_| TranspositionTable::new(table_mib(method)))
-        .collect();
+    let mut tables = tables_for(method, threads);
     let mut solved = done.min(mine.len());
     progress(solved, mine.len());
     for batch in mine[solved..].chunks(BATCH) {
@@ -303,18 +300,18 @@ pub fn label_all(
     threads: usize,
     done: &AtomicUsize,
 ) -> Vec<i8> {
-    let mut tables: Vec<TranspositionTable> = (0..threads.max(1))
-        .map(|_| TranspositionTable::new(table_mib(method)))
-        .collect();
-    label_batch(positions, method, &mut tables, done)
+    label_batch(positions, method, &mut tables_for(method, threads), done)
 }
 
-/// The table size each labelling thread uses.
-fn table_mib(method: Method) -> usize {
-    match method {
+/// A table for each of `threads` labelling threads (at least one), sized for `method`.
+fn tables_for(method: Method, threads: usize) -> Vec<TranspositionTable> {
+    let mib = match method {
         Method::Exact => 32,
         Method::Search { .. } => SEARCH_TABLE_MIB,
-    }
+    };
+    (0..threads.max(1))
+        .map(|_| TranspositionTable::new(mib))
+        .collect()
 }
 
 /// The labels of `batch` by `method`, on one thread per table; `done` counts them.
