@@ -15,9 +15,13 @@ use std::sync::LazyLock;
 use super::globals;
 use crate::game::othello::geometry::squares;
 
-#[cfg(simd_patterns)]
+#[cfg(avx2_patterns)]
+mod avx2;
+#[cfg(avx512_patterns)]
 mod avx512;
-#[cfg(simd_patterns)]
+#[cfg(avx2_patterns)]
+use avx2::{copy_indices, copy_sum};
+#[cfg(avx512_patterns)]
 use avx512::{copy_indices, copy_sum};
 
 /// A board symmetry: bit 0 mirrors the columns, bit 1 the rows, bit 2 swaps rows and
@@ -379,9 +383,10 @@ fn global_indices(me: u64, opp: u64, moves: [u64; 2]) -> impl Iterator<Item = u3
 
 /// Calls `visit` with the table index of every copy of every shape in the position
 /// `(me, opp)`, in the order of [`INSTANCES`], offsets included, copy by copy: the reader
-/// of targets without AVX-512 (`patterns/avx512.rs` reads them all at once).
+/// of targets without AVX2 (`patterns/avx2.rs` and `patterns/avx512.rs` read them all at
+/// once), and the tests' reference for those.
 #[inline(always)]
-#[cfg_attr(simd_patterns, allow(dead_code))]
+#[cfg_attr(any(avx2_patterns, avx512_patterns), allow(dead_code))]
 fn for_each_copy_index(me: u64, opp: u64, mut visit: impl FnMut(u32)) {
     let (mine, theirs) = (all_transforms(me), all_transforms(opp));
     // Unrolled, so that every copy's symmetry, mask and offset are constants in the code
@@ -414,7 +419,7 @@ fn for_each_copy_index(me: u64, opp: u64, mut visit: impl FnMut(u32)) {
 
 /// The table index of every copy of every shape in the position `(me, opp)`, in the order
 /// of [`INSTANCES`], offsets included.
-#[cfg(not(simd_patterns))]
+#[cfg(not(any(avx2_patterns, avx512_patterns)))]
 #[inline(always)]
 fn copy_indices(me: u64, opp: u64) -> [u32; INSTANCE_COUNT] {
     let mut out = [0; INSTANCE_COUNT];
@@ -426,7 +431,7 @@ fn copy_indices(me: u64, opp: u64) -> [u32; INSTANCE_COUNT] {
 }
 
 /// The sum of `table`'s entries at the indices of [`copy_indices`].
-#[cfg(not(simd_patterns))]
+#[cfg(not(any(avx2_patterns, avx512_patterns)))]
 #[inline(always)]
 fn copy_sum(me: u64, opp: u64, table: &[i16]) -> i32 {
     let mut sum = 0;

@@ -1,5 +1,5 @@
 //! Every pattern copy's table index at once, with AVX-512 (F, BW, VBMI, VNNI; the build
-//! script's `simd_patterns`): the evaluation's hot loop without a `pext` and two base-3
+//! script's `avx512_patterns`): the evaluation's hot loop without a `pext` and two base-3
 //! lookups per copy, and its weights read by four gathers instead of 54 loads.
 //!
 //! The board becomes 64 bytes of base-3 digits (0 empty, 1 the side to move's disc, 2 the
