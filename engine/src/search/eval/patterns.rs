@@ -193,6 +193,26 @@ pub(crate) const SHAPES: [u64; 13] = [
 /// The most squares in a shape.
 const MAX_SQUARES: u32 = 10;
 
+/// The vector readers' digits per group: the four bytes of a 32-bit lane.
+#[cfg(any(avx2_patterns, avx512_patterns))]
+const GROUP: usize = 4;
+
+/// The vector readers' groups for the largest shape.
+#[cfg(any(avx2_patterns, avx512_patterns))]
+const GROUPS: usize = (MAX_SQUARES as usize).div_ceil(GROUP);
+
+/// The vector readers' place value of each group: `3^(4g)`.
+#[cfg(any(avx2_patterns, avx512_patterns))]
+const GROUP_SCALES: [i16; GROUPS] = {
+    let mut scales = [1; GROUPS];
+    let mut g = 1;
+    while g < GROUPS {
+        scales[g] = scales[g - 1] * 81;
+        g += 1;
+    }
+    scales
+};
+
 /// One copy of a shape on the board.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Instance {

@@ -20,19 +20,13 @@ use std::arch::x86_64::{
     _mm256_storeu_si256,
 };
 
-use super::{INSTANCE_COUNT, INSTANCES, MAX_SQUARES, SHAPES_LEN, map_square};
+use super::{GROUP, GROUP_SCALES, GROUPS, INSTANCE_COUNT, INSTANCES, SHAPES_LEN, map_square};
 
 /// Copies per vector: one per 32-bit lane.
 const LANES: usize = 8;
 
 /// Vectors for all the copies.
 const BLOCKS: usize = INSTANCE_COUNT.div_ceil(LANES);
-
-/// Digits per group: the four bytes of a lane.
-const GROUP: usize = 4;
-
-/// Groups for the largest shape.
-const GROUPS: usize = (MAX_SQUARES as usize).div_ceil(GROUP);
 
 /// Squares per chunk: what one shuffle can pick from.
 const CHUNK: usize = 16;
@@ -42,17 +36,6 @@ const CHUNKS: usize = 64 / CHUNK;
 
 /// A shuffle's index byte that picks nothing (zero).
 const NONE: u8 = 0x80;
-
-/// Each group's place value: `3^(4g)`.
-const GROUP_SCALES: [i16; GROUPS] = {
-    let mut scales = [1; GROUPS];
-    let mut g = 1;
-    while g < GROUPS {
-        scales[g] = scales[g - 1] * 81;
-        g += 1;
-    }
-    scales
-};
 
 /// How many indices [`copy_indices`] writes: the copies', then unused lanes.
 pub(super) const SLOTS: usize = BLOCKS * LANES;
