@@ -36,16 +36,13 @@ pub fn phase(empties: u32) -> usize {
     ((64 - empties.min(60) as usize - 4) / 4).min(PHASES - 1)
 }
 
-/// Weight of the evaluation in move-ordering keys: key units per 1/16 disc. Both searches
-/// weigh a reply fewer for the opponent as 128 units, so four discs weigh as much.
-const ORDERING_WEIGHT: i32 = 2;
-
 /// The ordering-key term (lower first) of the opponent's evaluation `raw` (weight units)
-/// after a move: `ORDERING_WEIGHT` per 1/16 disc, offset and clamped into `0..8192`.
+/// after a move: `weight` key units per 1/16 disc, offset and clamped into `0..8192`.
+/// Both searches weigh a reply fewer for the opponent as 128 key units.
 #[inline]
 #[must_use]
-pub(crate) fn ordering_term(raw: i32) -> u32 {
-    (ORDERING_WEIGHT * (raw / (SCALE / 16)) + 4096).clamp(0, 8191) as u32
+pub(crate) fn ordering_term(raw: i32, weight: i32) -> u32 {
+    (weight * (raw / (SCALE / 16)) + 4096).clamp(0, 8191) as u32
 }
 
 /// A weights file that cannot be used.

@@ -29,6 +29,10 @@ const ORDER_DEPTH: i32 = 7;
 const MOBILITY_WEIGHT: u32 = 8;
 const POTENTIAL_WEIGHT: u32 = 1;
 const CLASS_WEIGHT: u32 = 2;
+/// Key units per 1/16 disc of the evaluation after a move: a reply fewer for the opponent
+/// (128 units) weighs as much as four discs (docs/benchmarks.md: more weight on the
+/// evaluation costs the solver nodes, though it saves the mid-game search some).
+const EVAL_ORDER_WEIGHT: i32 = 2;
 
 /// From this many empties on, the trained evaluation of each child weighs in the ordering.
 const EVAL_ORDER_EMPTIES: u32 = 12;
@@ -130,7 +134,7 @@ impl Solver<'_, '_> {
                         let moves = [replies, legal_moves(next_opp, next_me, after)];
                         w.raw_with_moves(next_me, next_opp, empties - 1, moves)
                     };
-                    ordering_term(raw)
+                    ordering_term(raw, EVAL_ORDER_WEIGHT)
                 });
                 let order = (MOBILITY_WEIGHT * mobility
                     + POTENTIAL_WEIGHT * potential
