@@ -249,6 +249,26 @@ pub trait Searchable: Evaluate {
         None
     }
 
+    /// The fail-soft value in `(alpha, beta)` of this position searched one ply deep, when
+    /// the game has a faster way than the generic node's (which finds no table entry,
+    /// ProbCut or deferred move that shallow): the same moves in the same order, each
+    /// child counted in `ctx` as a node and valued at the horizon, so that the value and
+    /// the counters are the generic search's. With `scout` (NegaScout), a child after the
+    /// first whose value falls inside the window is counted and evaluated again, as its
+    /// re-search is. When a limit stops it, `ctx.stopped` is set and the value means
+    /// nothing.
+    fn frontier(
+        &self,
+        alpha: i32,
+        beta: i32,
+        scout: bool,
+        ctx: &mut SolverContext<'_>,
+        resources: &Self::Resources,
+    ) -> Option<i32> {
+        let _ = (alpha, beta, scout, ctx, resources);
+        None
+    }
+
     /// The exact value, fail-soft in `(alpha, beta)`, when a specialised solver applies:
     /// the search reaches the end from here within `depth` and the position is small
     /// enough for `thresholds`. The solver shares the search's table, counters and limits

@@ -88,20 +88,37 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         self.stopped
     }
 
-    /// The game's specialised solver's value, if it applies here (see
-    /// [`Searchable::solve_endgame`]).
+    /// What the game's own searches borrow from this one.
     #[inline]
-    fn solve_endgame(&mut self, position: &G, depth: i32, alpha: i32, beta: i32) -> Option<i32> {
-        let mut ctx = SolverContext {
+    fn solver_context(&mut self) -> SolverContext<'_> {
+        SolverContext {
             tt: self.params.use_tt.then_some(self.tt),
             stats: &mut self.stats,
             stop_check: &mut self.stop_check,
             stopped: &mut self.stopped,
             helper: self.helper,
             busy: self.busy,
-        };
-        let thresholds = &self.params.thresholds;
-        position.solve_endgame(depth, alpha, beta, thresholds, &mut ctx, self.resources)
+        }
+    }
+
+    /// The game's specialised solver's value, if it applies here (see
+    /// [`Searchable::solve_endgame`]).
+    #[inline]
+    fn solve_endgame(&mut self, position: &G, depth: i32, alpha: i32, beta: i32) -> Option<i32> {
+        let (thresholds, resources) = (self.params.thresholds, self.resources);
+        let mut ctx = self.solver_context();
+        position.solve_endgame(depth, alpha, beta, &thresholds, &mut ctx, resources)
+    }
+
+    /// The game's own search of a node one ply from the horizon, if it has one (see
+    /// [`Searchable::frontier`]).
+    #[inline]
+    fn frontier(&mut self, position: &G, alpha: i32, beta: i32) -> Option<i32> {
+        // What the generic node does one ply from the horizon, and the game's does not.
+        const _: () = assert!(TT_DEPTH > 1 && DEFER_DEPTH > 1 && probcut::MIN_DEPTH > 1);
+        let (scout, resources) = (self.scout, self.resources);
+        let mut ctx = self.solver_context();
+        position.frontier(alpha, beta, scout, &mut ctx, resources)
     }
 
     /// A result as this algorithm returns it: as is when fail-soft, else clamped to the window.
@@ -195,6 +212,15 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             .and_then(|deviations| Some((deviations, position.probcut(depth, self.resources)?)));
         if prediction.is_none()
             && let Some(v) = self.solve_endgame(position, depth, alpha, beta)
+        {
+            return if self.stopped {
+                0
+            } else {
+                self.bounded(v, alpha, beta)
+            };
+        }
+        if depth == 1
+            && let Some(v) = self.frontier(position, alpha, beta)
         {
             return if self.stopped {
                 0

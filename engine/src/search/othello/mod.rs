@@ -3,6 +3,7 @@
 //! (docs/selectivity.md) and the hand-over to the endgame solver.
 
 pub mod endgame;
+mod frontier;
 mod order;
 pub mod probcut;
 
@@ -168,6 +169,17 @@ impl Searchable for Othello {
         } else {
             None
         }
+    }
+
+    fn frontier(
+        &self,
+        alpha: i32,
+        beta: i32,
+        scout: bool,
+        ctx: &mut SolverContext<'_>,
+        evaluator: &Evaluator,
+    ) -> Option<i32> {
+        frontier::frontier(self, alpha, beta, scout, ctx, evaluator)
     }
 
     fn solve_endgame(
