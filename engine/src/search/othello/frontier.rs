@@ -32,6 +32,7 @@ pub(super) fn frontier(
     let mut first = true;
     // The generic node's order one ply from the horizon: class by class, by square within
     // a class.
+    const _: () = assert!(super::FASTEST_FIRST_DEPTH > 1, "the static order only");
     for class in order_tables(position.geometry()).classes {
         for square in squares(moves & class) {
             let child = position.play(OthelloMove::square(square));
