@@ -274,10 +274,22 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         let busy = self.busy.filter(|_| depth >= DEFER_DEPTH);
         let busy_key = |mv: G::Move| move_key(key, mv.to_byte());
         let mut order = YoungBrothers::new(moves.len());
+        // Where the children probe the table, the next child is made ahead and its bucket
+        // fetched while this one is searched.
+        let fetch_ahead = use_tt && depth > TT_DEPTH;
+        let mut ahead: Option<(usize, G)> = None;
         while let Some(i) = order.next(|i| busy.is_some_and(|b| b.is_busy(busy_key(moves[i])))) {
             let mv = moves[i];
             let _mark = busy.map(|b| b.mark(busy_key(mv)));
-            let child = position.play(mv);
+            let child = match ahead.take() {
+                Some((j, child)) if j == i => child,
+                _ => position.play(mv),
+            };
+            if fetch_ahead && let Some(&next_move) = moves.get(i + 1) {
+                let next = position.play(next_move);
+                self.tt.prefetch(next.hash_key());
+                ahead = Some((i + 1, next));
+            }
             let v = self.child_value(position, &child, depth, lo.max(best), hi, i > 0);
             if self.stopped {
                 return 0;

@@ -247,6 +247,24 @@ impl TranspositionTable {
         &self.buckets[((key >> 32).wrapping_mul(self.buckets.len() as u64) >> 32) as usize]
     }
 
+    /// Asks the processor to bring `key`'s bucket into the cache, for a probe soon after.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let bucket: *const Bucket = self.bucket(key);
+            // SAFETY: a prefetch is a hint: it reads nothing into the program and never
+            // faults; the address is a bucket of the table.
+            #[allow(unsafe_code)]
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(bucket.cast());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The entry for `key`, if stored.
     #[must_use]
     pub fn probe(&self, key: u64) -> Option<Entry> {
