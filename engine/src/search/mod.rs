@@ -321,7 +321,7 @@ pub fn horizon_value<G: Searchable>(position: &G, resources: &G::Resources) -> H
     }
 }
 
-/// What a search lends a game's endgame solver.
+/// What a search lends a game's own searches: its endgame solver, its frontier nodes.
 pub struct SolverContext<'a> {
     /// The table, when the search uses one.
     pub(crate) tt: Option<&'a TranspositionTable>,

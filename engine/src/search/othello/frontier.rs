@@ -69,7 +69,11 @@ fn leaf(child: &Othello, ctx: &mut SolverContext<'_>, evaluator: &Evaluator) -> 
             ctx.stats.heuristic_leaves += 1;
             v
         }
-        Horizon::End(v) | Horizon::Database(v) => v,
+        Horizon::Database(v) => {
+            ctx.stats.database_hits += 1;
+            v
+        }
+        Horizon::End(v) => v,
     }
 }
 
