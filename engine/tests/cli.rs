@@ -467,12 +467,12 @@ fn train_fits_weights_that_accuracy_and_the_engine_use() {
     let shipped_file = concat!(env!("CARGO_MANIFEST_DIR"), "/data/othello8x8.weights");
     let both = accuracy(&["--eval-file", weights, "--eval-file", shipped_file]);
     assert_eq!(both, [trained, shipped].concat());
-    // Earlier in the game the reference is a deep search's value: a row of its own.
+    // Earlier in the game the reference is a deep search's value: a row of its own, and
+    // the only one with `--empties` given no value.
     let out = engine(&[
         "accuracy",
         games.to_str().unwrap(),
         "--empties",
-        "10",
         "--searched",
         "30",
         "--search-depth",
@@ -490,6 +490,14 @@ fn train_fits_weights_that_accuracy_and_the_engine_use() {
     assert_eq!(searched[3], "20", "{text}");
     let error: f64 = searched[4].parse().unwrap();
     assert!((0.0..64.0).contains(&error), "{text}");
+    assert!(!text.contains("solver"), "{text}");
+    let out = engine(&["accuracy", games.to_str().unwrap(), "--empties"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("nothing to measure"),
+        "{}",
+        stderr(&out)
+    );
     // The engine searches with them (`--eval-file`, and the option `EvalFile`): another
     // evaluation, another mid-game value than the shipped weights give.
     let search = |args: &[&str], input: &str| {

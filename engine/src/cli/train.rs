@@ -127,8 +127,9 @@ pub struct AccuracyArgs {
     /// Weights to measure, a column each (repeatable; default: the shipped ones).
     #[arg(long)]
     eval_file: Vec<PathBuf>,
-    /// Empties at which held-out positions are solved exactly and measured.
-    #[arg(long, value_delimiter = ',', default_value = "10,14,18,20")]
+    /// Empties at which held-out positions are solved exactly and measured (`--empties`
+    /// with no value: none, e.g. with `--searched` alone).
+    #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "10,14,18,20")]
     empties: Vec<u32>,
     /// Empties at which held-out positions are valued by a deep search of ours instead
     /// (with the shipped evaluation at the play level's selectivity), e.g. 30,36,42.
@@ -157,6 +158,10 @@ pub fn run_accuracy(args: &AccuracyArgs) -> anyhow::Result<()> {
     anyhow::ensure!(
         (1..=60).contains(&args.search_depth),
         "--search-depth must lie in 1..=60"
+    );
+    anyhow::ensure!(
+        !(args.empties.is_empty() && args.searched.is_empty()),
+        "nothing to measure: give --empties or --searched some empties"
     );
     let weights = if args.eval_file.is_empty() {
         vec![("shipped".to_string(), PatternWeights::builtin())]
