@@ -210,18 +210,15 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             .deviations()
             .filter(|_| depth >= probcut::MIN_DEPTH)
             .and_then(|deviations| Some((deviations, position.probcut(depth, self.resources)?)));
-        if prediction.is_none()
-            && let Some(v) = self.solve_endgame(position, depth, alpha, beta)
-        {
-            return if self.stopped {
-                0
-            } else {
-                self.bounded(v, alpha, beta)
-            };
-        }
-        if depth == 1
-            && let Some(v) = self.frontier(position, alpha, beta)
-        {
+        // The game's own searches: its solver near the end, its frontier one ply from the
+        // horizon (where no prediction is ever made).
+        let own = match prediction {
+            Some(_) => None,
+            None => self
+                .solve_endgame(position, depth, alpha, beta)
+                .or_else(|| (depth == 1).then(|| self.frontier(position, alpha, beta))?),
+        };
+        if let Some(v) = own {
             return if self.stopped {
                 0
             } else {
