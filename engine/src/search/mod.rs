@@ -338,6 +338,19 @@ pub struct SolverContext<'a> {
     pub(crate) busy: Option<&'a busy::BusyMoves>,
 }
 
+impl SolverContext<'_> {
+    /// Counts a node and checks the limits, as the search's own nodes do: true when the
+    /// search must unwind (`stopped` is then set).
+    #[inline]
+    pub(crate) fn enter(&mut self) -> bool {
+        self.stats.nodes += 1;
+        if !*self.stopped && self.stop_check.must_stop(self.stats.nodes) {
+            *self.stopped = true;
+        }
+        *self.stopped
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@ use super::busy::{BusyMoves, YoungBrothers, move_key};
 use super::limits::StopCheck;
 use super::probcut::{self, Prediction};
 use super::tt::{Store, TranspositionTable};
-use super::{Algorithm, Horizon, INFINITY, SearchParams, SearchStats, Searchable, SolverContext};
+use super::{Algorithm, INFINITY, SearchParams, SearchStats, Searchable, SolverContext};
 use crate::game::{Game, GameMove, MoveList};
 
 /// Remaining depth from which children's table entries are checked before searching.
@@ -135,18 +135,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
     /// value if it has one, else the evaluation.
     #[inline]
     fn leaf(&mut self, position: &G) -> i32 {
-        self.stats.leaf_evals += 1;
-        match position.horizon(self.resources) {
-            Horizon::End(v) => v,
-            Horizon::Database(v) => {
-                self.stats.database_hits += 1;
-                v
-            }
-            Horizon::Estimate(v) => {
-                self.stats.heuristic_leaves += 1;
-                v
-            }
-        }
+        self.stats.count_leaf(position.horizon(self.resources))
     }
 
     /// The legal moves, ordered, with `first` (the hash move) in front.

@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use super::Horizon;
+
 /// One null-window pass of MTD(f).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MtdfPass {
@@ -36,6 +38,26 @@ pub struct SearchStats {
     pub database_hits: u64,
     /// The MTD(f) passes, in order.
     pub passes: Vec<MtdfPass>,
+}
+
+impl SearchStats {
+    /// Counts a leaf valued `horizon` (a finished game, a database's value or an
+    /// evaluation) and returns its value.
+    #[inline]
+    pub(crate) fn count_leaf(&mut self, horizon: Horizon) -> i32 {
+        self.leaf_evals += 1;
+        match horizon {
+            Horizon::End(v) => v,
+            Horizon::Database(v) => {
+                self.database_hits += 1;
+                v
+            }
+            Horizon::Estimate(v) => {
+                self.heuristic_leaves += 1;
+                v
+            }
+        }
+    }
 }
 
 impl SearchStats {

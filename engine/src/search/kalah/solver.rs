@@ -64,12 +64,10 @@ impl<'c, 'a> KalahSolver<'c, 'a> {
     /// The value of `pits` (holding `seeds` seeds) for the side to move, fail-soft in
     /// `(alpha, beta)`. Meaningless once `ctx.stopped` is set.
     pub(crate) fn solve(&mut self, pits: &Pits, seeds: u32, alpha: i32, beta: i32) -> i32 {
-        let ctx = &mut *self.ctx;
-        ctx.stats.nodes += 1;
-        if *ctx.stopped || ctx.stop_check.must_stop(ctx.stats.nodes) {
-            *ctx.stopped = true;
+        if self.ctx.enter() {
             return 0;
         }
+        let ctx = &mut *self.ctx;
         if let Some(v) = pits.final_value(&self.rules) {
             ctx.stats.leaf_evals += 1;
             return v;

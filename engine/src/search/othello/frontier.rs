@@ -9,7 +9,7 @@ use crate::game::Game;
 use crate::game::othello::geometry::squares;
 use crate::game::othello::{Othello, OthelloMove};
 use crate::search::eval::Evaluator;
-use crate::search::{Horizon, INFINITY, Searchable, SolverContext};
+use crate::search::{INFINITY, Searchable, SolverContext};
 
 /// The fail-soft value of `position` searched one ply deep in `(alpha, beta)`, or `None`
 /// when the side to move must pass (the generic node plays the pass). `scout`: after the
@@ -58,23 +58,10 @@ pub(super) fn frontier(
 /// A child at the horizon, counted as the generic search counts a leaf node.
 #[inline]
 fn leaf(child: &Othello, ctx: &mut SolverContext<'_>, evaluator: &Evaluator) -> i32 {
-    ctx.stats.nodes += 1;
-    if *ctx.stopped || ctx.stop_check.must_stop(ctx.stats.nodes) {
-        *ctx.stopped = true;
+    if ctx.enter() {
         return 0;
     }
-    ctx.stats.leaf_evals += 1;
-    match child.horizon(evaluator) {
-        Horizon::Estimate(v) => {
-            ctx.stats.heuristic_leaves += 1;
-            v
-        }
-        Horizon::Database(v) => {
-            ctx.stats.database_hits += 1;
-            v
-        }
-        Horizon::End(v) => v,
-    }
+    ctx.stats.count_leaf(child.horizon(evaluator))
 }
 
 #[cfg(test)]
@@ -83,7 +70,7 @@ mod tests {
     use crate::game::othello::Geometry;
     use crate::game::{MoveList, Start};
     use crate::search::limits::{Limits, StopCheck};
-    use crate::search::{SearchStats, horizon_value};
+    use crate::search::{Horizon, SearchStats, horizon_value};
     use rand::{RngExt, SeedableRng, rngs::StdRng};
 
     /// The generic node one ply from the horizon, written out: its move order, its leaves,

@@ -62,10 +62,7 @@ fn entry_square(entry: &Entry) -> Option<u32> {
 impl Solver<'_, '_> {
     /// The exact value of a position with more than the shallow layer's empties.
     pub(super) fn deep(&mut self, me: u64, opp: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
-        let ctx = &mut *self.ctx;
-        ctx.stats.nodes += 1;
-        if *ctx.stopped || ctx.stop_check.must_stop(ctx.stats.nodes) {
-            *ctx.stopped = true;
+        if self.ctx.enter() {
             return 0;
         }
         let empty = self.mask & !(me | opp);
