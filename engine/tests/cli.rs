@@ -397,6 +397,37 @@ fn self_play_games_are_resumed_and_trained_on() {
     let both = train(&[&games, &played]);
     // 38 of the 40 games train (one in twenty is held out), each with 4 positions of 4-7 discs.
     assert_eq!(both - alone, 38 * 4);
+
+    // `accuracy` measures on the held-out games of the same folders: the WTHOR records'
+    // by default (with their theoretical scores at 24 empties), or the `*.gam` files':
+    // games 107 and 127, the 8th and the 28th self-play games.
+    let accuracy = |extra: &[&str]| {
+        let mut args = vec![
+            "accuracy",
+            games.to_str().unwrap(),
+            played.to_str().unwrap(),
+        ];
+        args.extend(["--empties", "10", "--positions", "50"]);
+        args.extend(extra);
+        let out = engine(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+            .lines()
+            .skip(1)
+            .map(|l| l.split_whitespace().map(String::from).collect::<Vec<_>>())
+            .collect::<Vec<_>>()
+    };
+    let records = accuracy(&[]);
+    assert_eq!(records.len(), 2, "{records:?}");
+    assert_eq!(records[0][..3], ["24", "WTHOR", "5"], "{records:?}");
+    assert_eq!(records[1][..3], ["10", "solver", "5"], "{records:?}");
+    let engine_games = accuracy(&["--games", "gam"]);
+    assert_eq!(engine_games.len(), 1, "{engine_games:?}");
+    assert_eq!(
+        engine_games[0][..3],
+        ["10", "solver", "2"],
+        "{engine_games:?}"
+    );
 }
 
 #[test]

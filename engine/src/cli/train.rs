@@ -6,15 +6,15 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context;
-use clap::Args;
+use clap::{Args, ValueEnum};
 use engine::search::Selectivity;
 use engine::search::eval::PatternWeights;
 use engine::train::accuracy::{References, accuracy};
 use engine::train::dataset::{GivenLabels, LabelPolicy};
 use engine::train::fit::FitParams;
-use engine::train::games::read_games;
+use engine::train::games::Source;
 use engine::train::labels::{Method, read_labels};
-use engine::train::{TrainConfig, split, train};
+use engine::train::{TrainConfig, read_folders, split, train};
 
 fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
@@ -122,8 +122,15 @@ pub fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
 
 #[derive(Debug, Args)]
 pub struct AccuracyArgs {
-    /// Folder of game records (as for `engine train`; its held-out games are measured).
-    data: PathBuf,
+    /// Folders of games, as `engine train` takes them (in the same order, the same games
+    /// are held out); their held-out games are measured.
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// Whose held-out games: `wthor` (the tournament records: human games, also measured
+    /// against WTHOR's theoretical scores at 24 empties) or `gam` (the `*.gam` files:
+    /// Logistello's and our self-play games).
+    #[arg(long, value_enum, default_value_t = Games::Wthor)]
+    games: Games,
     /// Weights to measure, a column each (repeatable; default: the shipped ones).
     #[arg(long)]
     eval_file: Vec<PathBuf>,
@@ -144,6 +151,13 @@ pub struct AccuracyArgs {
     /// Threads for solving and searching.
     #[arg(long, default_value_t = default_threads())]
     threads: usize,
+}
+
+/// The games `engine accuracy` measures on.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Games {
+    Wthor,
+    Gam,
 }
 
 pub fn run_accuracy(args: &AccuracyArgs) -> anyhow::Result<()> {
@@ -176,10 +190,14 @@ pub fn run_accuracy(args: &AccuracyArgs) -> anyhow::Result<()> {
             })
             .collect::<anyhow::Result<_>>()?
     };
-    let games = read_games(&args.data)?;
+    let games = read_folders(&args.data)?;
     let (_, test) = split(&games);
     let measured: Vec<&PatternWeights> = weights.iter().map(|(_, w)| w.as_ref()).collect();
     let references = References {
+        source: match args.games {
+            Games::Wthor => Source::Wthor,
+            Games::Gam => Source::Logistello,
+        },
         solved: args.empties.clone(),
         searched: args.searched.clone(),
         search: Method::Search {

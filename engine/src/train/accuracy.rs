@@ -25,16 +25,17 @@ pub struct AccuracyRow {
     pub hand: f64,
 }
 
-/// The held-out WTHOR games' positions with `empties` empty squares (at most `limit`).
+/// The positions with `empties` empty squares of the games from `source` (at most `limit`).
 fn positions_at(
     games: &[&TrainingGame],
+    source: Source,
     empties: u32,
     limit: usize,
 ) -> Vec<(usize, crate::game::othello::Othello)> {
     games
         .iter()
         .enumerate()
-        .filter(|(_, g)| g.source == Source::Wthor)
+        .filter(|(_, g)| g.source == source)
         .filter_map(|(n, g)| {
             g.positions
                 .iter()
@@ -48,22 +49,27 @@ fn positions_at(
 /// What [`accuracy`] measures against, besides WTHOR's theoretical scores at 24 empties.
 #[derive(Clone, Debug)]
 pub struct References {
+    /// Whose held-out games give the positions: the WTHOR records' (human games, with
+    /// theoretical scores at 24 empties) or the `*.gam` files' (Logistello's and our
+    /// self-play: engine games, whose positions are measured against solves and searches
+    /// only).
+    pub source: Source,
     /// Empties at which held-out positions are solved exactly.
     pub solved: Vec<u32>,
     /// Empties at which held-out positions are valued by `search` instead.
     pub searched: Vec<u32>,
     /// The search that values them (with the shipped evaluation, whatever is measured).
     pub search: Method,
-    /// Positions per empties count (the first held-out WTHOR games that reach it).
+    /// Positions per empties count (the first held-out games that reach it).
     pub per_empties: usize,
     /// Threads that solve and search.
     pub threads: usize,
 }
 
-/// Measures each of `weights` and the hand evaluation on `games`: every position with 24
-/// empties against WTHOR's theoretical score, then positions at each count of
-/// `references` against our solver's or our search's value (found once for all the
-/// weights, with progress on stderr).
+/// Measures each of `weights` and the hand evaluation on `games` from `references.source`:
+/// for WTHOR games every position with 24 empties against WTHOR's theoretical score, then
+/// positions at each count of `references` against our solver's or our search's value
+/// (found once for all the weights, with progress on stderr).
 #[must_use]
 pub fn accuracy(
     games: &[&TrainingGame],
@@ -80,30 +86,22 @@ pub fn accuracy(
             .collect(),
         hand: mae(samples, hand_evaluate),
     };
-    let theoretical: Vec<Sample> = positions_at(games, THEORETICAL_EMPTIES, usize::MAX)
-        .into_iter()
-        .filter_map(|(n, p)| {
-            let black = games[n].theoretical?;
-            let label = if p.side_to_move() == Side::First {
-                black
-            } else {
-                -black
-            };
-            Some(Sample {
-                me: p.me(),
-                opp: p.opp(),
-                label: label as i8,
-            })
-        })
-        .collect();
-    let mut rows = vec![row(THEORETICAL_EMPTIES, "WTHOR".into(), &theoretical)];
+    let mut rows = Vec::new();
+    if references.source == Source::Wthor {
+        rows.push(row(
+            THEORETICAL_EMPTIES,
+            "WTHOR".into(),
+            &theoretical_samples(games),
+        ));
+    }
     let plans = (references.solved.iter().map(|&e| (e, Method::Exact)))
         .chain(references.searched.iter().map(|&e| (e, references.search)));
     for (empties, method) in plans {
-        let positions: Vec<(u64, u64)> = positions_at(games, empties, references.per_empties)
-            .into_iter()
-            .map(|(_, p)| (p.me(), p.opp()))
-            .collect();
+        let positions: Vec<(u64, u64)> =
+            positions_at(games, references.source, empties, references.per_empties)
+                .into_iter()
+                .map(|(_, p)| (p.me(), p.opp()))
+                .collect();
         let (label, what) = match method {
             Method::Exact => ("solver".to_string(), format!("{empties} empties")),
             Method::Search { depth, .. } => (
@@ -122,4 +120,24 @@ pub fn accuracy(
         rows.push(row(empties, label, &samples));
     }
     rows
+}
+
+/// Every held-out WTHOR position with 24 empties, labelled with the game's theoretical score.
+fn theoretical_samples(games: &[&TrainingGame]) -> Vec<Sample> {
+    positions_at(games, Source::Wthor, THEORETICAL_EMPTIES, usize::MAX)
+        .into_iter()
+        .filter_map(|(n, p)| {
+            let black = games[n].theoretical?;
+            let label = if p.side_to_move() == Side::First {
+                black
+            } else {
+                -black
+            };
+            Some(Sample {
+                me: p.me(),
+                opp: p.opp(),
+                label: label as i8,
+            })
+        })
+        .collect()
 }

@@ -15,7 +15,8 @@ use crate::game::{Game, Side, Start};
 pub enum Source {
     /// A tournament game of the WTHOR database.
     Wthor,
-    /// A self-play game of Logistello's book.
+    /// A game in Logistello's text format (`*.gam`): Logistello's self-play book, or our
+    /// own self-play.
     Logistello,
 }
 

@@ -134,14 +134,23 @@ pub fn train(
     dirs: &[PathBuf],
     config: TrainConfig,
 ) -> anyhow::Result<(PatternWeights, Vec<PhaseReport>)> {
+    let games = read_folders(dirs)?;
+    let (train_games, test_games) = split(&games);
+    Ok(train_on(&train_games, &test_games, config))
+}
+
+/// The games under the folders `dirs`, in that order (which [`split`] depends on).
+///
+/// # Errors
+/// When the games cannot be read.
+pub fn read_folders(dirs: &[PathBuf]) -> anyhow::Result<Vec<TrainingGame>> {
     let mut games = Vec::new();
     for dir in dirs {
         let found = read_games(dir)?;
         tracing::info!("{} games read from {}", found.len(), dir.display());
         games.extend(found);
     }
-    let (train_games, test_games) = split(&games);
-    Ok(train_on(&train_games, &test_games, config))
+    Ok(games)
 }
 
 /// Trains weights on `train_games` and measures them on `test_games`.
