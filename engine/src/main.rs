@@ -25,10 +25,25 @@ fn main() -> ExitCode {
     match cli::run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("engine: {error:#}");
+            eprintln!("engine: {}", one_line(&error));
             ExitCode::FAILURE
         }
     }
+}
+
+/// The error and its causes on one line, each said once: an error whose message already
+/// ends with its cause's (`path: No such file or directory`) is not followed by it again.
+fn one_line(error: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if line.is_empty() {
+            line = text;
+        } else if !line.ends_with(&text) {
+            line = format!("{line}: {text}");
+        }
+    }
+    line
 }
 
 /// Rust ignores SIGPIPE, so printing a report into a closed pipe (`engine ... | head`)

@@ -118,6 +118,17 @@ fn bad_input_fails_with_one_line() {
             assert_eq!(lines.len(), 1, "{args:?}: {err}");
         }
     }
+    // A missing file: its path and the system's reason, once each.
+    for args in [
+        &["bench", "--eval-file", "/nonexistent/w.weights"][..],
+        &["label", "info", "/nonexistent/l.lab"],
+    ] {
+        let out = engine(args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let err = stderr(&out);
+        assert_eq!(err.matches("/nonexistent/").count(), 1, "{args:?}: {err}");
+        assert_eq!(err.matches("No such file").count(), 1, "{args:?}: {err}");
+    }
 }
 
 #[test]
