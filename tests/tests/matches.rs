@@ -259,6 +259,23 @@ fn bad_match_arguments_fail_with_one_line() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
+    // Engines that cannot play at all: refused before any game, not lost game by game.
+    for spec in [
+        "name=a cmd=/no/such/engine",
+        "name=a nboard=/no/such/engine",
+        "name=a tcp=127.0.0.1:1",
+        "name=a option.NoSuchOption=1",
+    ] {
+        let out = Command::new(engine_binary())
+            .args(["match", "--engine", spec, "--engine", "name=b"])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{spec}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{spec}: {err}");
+        assert!(err.contains("engine a cannot play: "), "{spec}: {err}");
+        assert!(out.stdout.is_empty(), "{spec}: games were played");
+    }
 }
 
 #[test]

@@ -29,6 +29,14 @@ pub enum MatchError {
         /// The engine's name.
         engine: String,
     },
+    /// An engine that cannot be started, dies at once or refuses its options.
+    #[error("engine {engine} cannot play: {detail}")]
+    EngineStart {
+        /// The engine's name.
+        engine: String,
+        /// What went wrong.
+        detail: String,
+    },
     /// GGF records asked for another game than 8x8 Othello.
     #[error("GGF records are for 8x8 Othello games")]
     GgfGame,

@@ -120,10 +120,30 @@ pub fn schedule(config: &MatchConfig) -> Vec<ScheduledGame> {
     games
 }
 
+/// Starts each engine once, with its options, before any game: one that cannot start (a
+/// mistyped command, an address nobody listens on), dies at once or refuses an option
+/// would otherwise lose every game by a fault. One that only starts too slowly is left to
+/// the games, which count its stalls.
+fn check_engines(config: &MatchConfig) -> Result<(), MatchError> {
+    for spec in &config.engines {
+        let mut player = Player::new(spec, config.rules.start_timeout);
+        if let Err(fault) = player.new_game()
+            && fault.kind != FaultKind::Stall
+        {
+            return Err(MatchError::EngineStart {
+                engine: spec.name.clone(),
+                detail: fault.detail,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Plays the match; returns the tally (including games of a resumed file).
 ///
 /// # Errors
-/// A results file that cannot be read or written, or that belongs to another match.
+/// A results file that cannot be read or written, or that belongs to another match;
+/// an engine that cannot play at all (see `check_engines`).
 pub fn run(config: &MatchConfig) -> Result<Tally, MatchError> {
     if config.engines.len() < 2 {
         return Err(MatchError::TooFewEngines);
@@ -151,6 +171,7 @@ pub fn run(config: &MatchConfig) -> Result<Tally, MatchError> {
     if config.shard.is_some() && config.sprt.is_some() {
         return Err(MatchError::ShardSprt);
     }
+    check_engines(config)?;
     let games = schedule(config);
     let mine = |g: &ScheduledGame| config.shard.is_none_or(|s| s.plays(g.index));
     let planned = games.iter().filter(|g| mine(g)).count();
