@@ -1,7 +1,7 @@
 //! The match runner end to end: real matches over both transports, engines that crash,
 //! play illegal moves or never answer, and an interrupted match resumed.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use e2e_tests::{TcpServer, engine_binary};
@@ -546,6 +546,58 @@ fn shards_merged_give_the_whole_match_game_for_game() {
         .unwrap();
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("differs"));
+    // `combine` counts them together, each file's pairs within it: the shards give the
+    // whole match's report, and two matches give the sum of their games.
+    let combine = |files: &[&Path]| {
+        let out = Command::new(engine_binary())
+            .args(["match", "combine"])
+            .args(files)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let shard_paths: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
+    assert_eq!(
+        combine(&shard_paths),
+        String::from_utf8_lossy(&whole.stdout)
+    );
+    let games_of = |report: &str, name: &str| -> usize {
+        report
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+            .unwrap_or_else(|| panic!("{name} in {report}"))
+    };
+    // A missing file (a mistyped name) is an error, not a match of no games.
+    for action in ["merge", "combine"] {
+        let out = Command::new(engine_binary())
+            .args(["match", action])
+            .arg(&whole_file)
+            .arg(dir.path().join("missing.jsonl"))
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{action}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("cannot read") && err.contains("missing.jsonl"),
+            "{action}: {err}"
+        );
+    }
+    let both = combine(&[&whole_file, &other]);
+    let whole_report = String::from_utf8_lossy(&whole.stdout);
+    assert_eq!(
+        games_of(&both, "a"),
+        games_of(&whole_report, "a")
+            + results(&other)
+                .iter()
+                .filter(|g| g.first == "a" || g.second == "a")
+                .count()
+    );
 }
 
 #[test]

@@ -8,7 +8,8 @@ use clap::{Args, Subcommand};
 use engine::game::GameId;
 use engine::match_runner::stats::Sprt;
 use engine::match_runner::{
-    self, Clock, EngineSpec, GameRules, MatchConfig, Shard, merge_records, merged_tally, openings,
+    self, Clock, EngineSpec, GameRecord, GameRules, MatchConfig, Shard, combined_records,
+    merge_records, merged_tally, openings,
 };
 use protocol::Endpoint;
 
@@ -104,11 +105,22 @@ enum MatchAction {
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// Count the results files of several matches together (the same engines with other
+    /// seeds or openings, say) and print one report: Elo with its interval over all the
+    /// games, each colour-swapped pair taken within its own file.
+    Combine {
+        /// The matches' results files (JSON lines; a sharded match's shards may be given
+        /// as they are).
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
 }
 
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
-    if let Some(MatchAction::Merge { files, output }) = &args.action {
-        return merge(files, output.as_deref());
+    match &args.action {
+        Some(MatchAction::Merge { files, output }) => return merge(files, output.as_deref()),
+        Some(MatchAction::Combine { files }) => return combine(files),
+        None => {}
     }
     if let Some(preset) = &args.preset {
         return match preset.as_str() {
@@ -183,14 +195,25 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
 /// `engine match merge`: the shards' records, one per game, and their report.
 fn merge(files: &[PathBuf], output: Option<&std::path::Path>) -> anyhow::Result<()> {
     let records = merge_records(files)?;
+    if let Some(path) = output
+        && !records.is_empty()
+    {
+        match_runner::write_results(path, &records)?;
+    }
+    report(&records, files, "merged")
+}
+
+fn combine(files: &[PathBuf]) -> anyhow::Result<()> {
+    report(&combined_records(files)?, files, "combined")
+}
+
+/// The report of the games read from `files`.
+fn report(records: &[GameRecord], files: &[PathBuf], how: &str) -> anyhow::Result<()> {
     if records.is_empty() {
         bail!("no games in {} file(s)", files.len());
     }
-    if let Some(path) = output {
-        match_runner::write_results(path, &records)?;
-    }
-    eprintln!("merged {} games from {} files", records.len(), files.len());
-    print!("{}", merged_tally(&records).report(None));
+    eprintln!("{how} {} games from {} files", records.len(), files.len());
+    print!("{}", merged_tally(records).report(None));
     Ok(())
 }
 

@@ -24,7 +24,7 @@ pub use fault::FaultKind;
 pub use game::{Clock, GameRules, ScheduledGame};
 pub use openings::Opening;
 pub use record::{GameRecord, GameResult, Termination, read_results, write_results};
-pub use shard::{Shard, merge_records, merged_tally};
+pub use shard::{Shard, combined_records, merge_records, merged_tally};
 pub use spec::{EngineSpec, SpecError};
 pub use tally::Tally;
 

@@ -56,11 +56,11 @@ impl FromStr for Shard {
 /// twice); two different records of one game are an error.
 ///
 /// # Errors
-/// A file that cannot be read, or two files that disagree on a game.
+/// A file that is missing or cannot be read, or two files that disagree on a game.
 pub fn merge_records(paths: &[PathBuf]) -> Result<Vec<GameRecord>, MatchError> {
     let mut games: BTreeMap<usize, (GameRecord, &PathBuf)> = BTreeMap::new();
     for path in paths {
-        for record in read_results(path)? {
+        for record in read_existing(path)? {
             match games.get(&record.index) {
                 Some((seen, first)) if !same_game(seen, &record) => {
                     return Err(MatchError::MergeConflict {
@@ -77,6 +77,40 @@ pub fn merge_records(paths: &[PathBuf]) -> Result<Vec<GameRecord>, MatchError> {
         }
     }
     Ok(games.into_values().map(|(record, _)| record).collect())
+}
+
+/// The records of several results files counted together: each file's games are renumbered
+/// past the files before it, so that a pair (games 2k and 2k+1, one opening with colours
+/// swapped) is only ever made within one file. Every file holds whole pairs (a shard plays
+/// both games of its pairs), so the files may be whole matches of the same engines with
+/// other seeds or openings, or the shards of one match.
+///
+/// # Errors
+/// A file that is missing or cannot be read.
+pub fn combined_records(paths: &[PathBuf]) -> Result<Vec<GameRecord>, MatchError> {
+    let mut all = Vec::new();
+    let mut offset = 0;
+    for path in paths {
+        let records = read_existing(path)?;
+        let end = records.iter().map(|r| r.index + 1).max().unwrap_or(0);
+        all.extend(records.into_iter().map(|mut r| {
+            r.index += offset;
+            r
+        }));
+        offset += end.next_multiple_of(2);
+    }
+    Ok(all)
+}
+
+/// The records of a results file that must exist: a file named to merge or combine that is
+/// missing (a mistyped name) is an error, not a match of no games.
+fn read_existing(path: &PathBuf) -> Result<Vec<GameRecord>, MatchError> {
+    std::fs::metadata(path).map_err(|source| MatchError::File {
+        action: "read",
+        path: path.clone(),
+        source,
+    })?;
+    read_results(path)
 }
 
 /// The same game: everything equal but the times, which differ between two runs.
