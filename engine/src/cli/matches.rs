@@ -203,6 +203,8 @@ fn merge(files: &[PathBuf], output: Option<&std::path::Path>) -> anyhow::Result<
     report(&records, files, "merged")
 }
 
+/// `engine match combine`: several matches' records, each file's pairs kept apart, and
+/// their report.
 fn combine(files: &[PathBuf]) -> anyhow::Result<()> {
     report(&combined_records(files)?, files, "combined")
 }
