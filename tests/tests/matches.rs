@@ -8,18 +8,30 @@ use e2e_tests::{TcpServer, engine_binary};
 use engine::game::Game;
 use engine::match_runner::{GameRecord, GameResult, Termination, read_results};
 
-fn run_match<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
+/// `engine match` with `args`: its output, and whether it succeeded as `succeeds` says.
+fn match_output<S: AsRef<std::ffi::OsStr>>(args: &[S], succeeds: bool) -> Output {
     let out = Command::new(engine_binary())
         .arg("match")
         .args(args)
         .output()
         .expect("the engine runs");
-    assert!(
+    assert_eq!(
         out.status.success(),
-        "match failed: {}",
+        succeeds,
+        "stdout: {}\nstderr: {}",
+        String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
     out
+}
+
+fn run_match<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
+    match_output(args, true)
+}
+
+/// `engine match` with `args`, which must fail: its output.
+fn refused_match<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
+    match_output(args, false)
 }
 
 fn results(path: &Path) -> Vec<GameRecord> {
@@ -154,12 +166,7 @@ fn a_resumed_match_ends_with_the_same_totals() {
     )
     .unwrap();
     // Without --resume the runner refuses to mix matches.
-    let refused = Command::new(engine_binary())
-        .arg("match")
-        .args(args(&cut))
-        .output()
-        .unwrap();
-    assert!(!refused.status.success());
+    let refused = refused_match(&args(&cut));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--resume"));
     let mut resume = args(&cut);
     resume.push("--resume".into());
@@ -250,12 +257,7 @@ fn bad_match_arguments_fail_with_one_line() {
             "2",
         ],
     ] {
-        let out = Command::new(engine_binary())
-            .arg("match")
-            .args(&args)
-            .output()
-            .unwrap();
-        assert!(!out.status.success(), "{args:?}");
+        let out = refused_match(&args);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
@@ -266,11 +268,7 @@ fn bad_match_arguments_fail_with_one_line() {
         "name=a tcp=127.0.0.1:1",
         "name=a option.NoSuchOption=1",
     ] {
-        let out = Command::new(engine_binary())
-            .args(["match", "--engine", spec, "--engine", "name=b"])
-            .output()
-            .unwrap();
-        assert!(!out.status.success(), "{spec}");
+        let out = refused_match(&["--engine", spec, "--engine", "name=b"]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.trim().lines().count(), 1, "{spec}: {err}");
         assert!(err.contains("engine a cannot play: "), "{spec}: {err}");
@@ -313,14 +311,16 @@ fn openings_from_the_book_and_a_clear_error_for_a_bad_spec() {
         "book:6:99",
         "book:6:4:/nonexistent/book.gsb",
     ] {
-        let out = Command::new(engine_binary())
-            .args([
-                "match", "--engine", "depth=1", "--engine", "depth=1", "--games", "2",
-            ])
-            .args(["--openings", spec])
-            .output()
-            .unwrap();
-        assert!(!out.status.success(), "{spec}");
+        let out = refused_match(&[
+            "--engine",
+            "depth=1",
+            "--engine",
+            "depth=1",
+            "--games",
+            "2",
+            "--openings",
+            spec,
+        ]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.trim().lines().count(), 1, "{spec}: {err}");
     }
@@ -506,16 +506,9 @@ fn shards_merged_give_the_whole_match_game_for_game() {
     let sizes: Vec<usize> = shards.iter().map(|f| results(f).len()).collect();
     assert!(sizes.iter().all(|&n| n > 0 && n % 2 == 0), "{sizes:?}");
     let merged_file = dir.path().join("merged.jsonl");
-    let merged = Command::new(engine_binary())
-        .args(["match", "merge", "-o", merged_file.to_str().unwrap()])
-        .args(&shards)
-        .output()
-        .unwrap();
-    assert!(
-        merged.status.success(),
-        "{}",
-        String::from_utf8_lossy(&merged.stderr)
-    );
+    let shard_paths: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
+    let merge_args = [Path::new("merge"), Path::new("-o"), &merged_file];
+    let merged = run_match(&[&merge_args[..], &shard_paths].concat());
     assert_eq!(
         String::from_utf8_lossy(&merged.stdout),
         String::from_utf8_lossy(&whole.stdout),
@@ -539,33 +532,28 @@ fn shards_merged_give_the_whole_match_game_for_game() {
     let mut other_args = args(&other, None);
     other_args[3] = "name=a depth=2".into();
     run_match(&other_args);
-    let refused = Command::new(engine_binary())
-        .args(["match", "merge"])
-        .args([&whole_file, &other])
-        .output()
-        .unwrap();
-    assert!(!refused.status.success());
+    let refused = refused_match(&[Path::new("merge"), &whole_file, &other]);
     assert!(String::from_utf8_lossy(&refused.stderr).contains("differs"));
     // `combine` counts them together, each file's pairs within it: the shards give the
     // whole match's report, and two matches give the sum of their games.
     let combine = |files: &[&Path]| {
-        let out = Command::new(engine_binary())
-            .args(["match", "combine"])
-            .args(files)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let out = run_match(&[&[Path::new("combine")], files].concat());
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
-    let shard_paths: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
     assert_eq!(
         combine(&shard_paths),
         String::from_utf8_lossy(&whole.stdout)
     );
+    // A missing file (a mistyped name) is an error, not a match of no games.
+    let missing = dir.path().join("missing.jsonl");
+    for action in ["merge", "combine"] {
+        let out = refused_match(&[Path::new(action), &whole_file, &missing]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("cannot read") && err.contains("missing.jsonl"),
+            "{action}: {err}"
+        );
+    }
     let games_of = |report: &str, name: &str| -> usize {
         report
             .lines()
@@ -573,21 +561,6 @@ fn shards_merged_give_the_whole_match_game_for_game() {
             .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
             .unwrap_or_else(|| panic!("{name} in {report}"))
     };
-    // A missing file (a mistyped name) is an error, not a match of no games.
-    for action in ["merge", "combine"] {
-        let out = Command::new(engine_binary())
-            .args(["match", action])
-            .arg(&whole_file)
-            .arg(dir.path().join("missing.jsonl"))
-            .output()
-            .unwrap();
-        assert!(!out.status.success(), "{action}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.contains("cannot read") && err.contains("missing.jsonl"),
-            "{action}: {err}"
-        );
-    }
     let both = combine(&[&whole_file, &other]);
     let whole_report = String::from_utf8_lossy(&whole.stdout);
     assert_eq!(

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use super::error::MatchError;
@@ -104,10 +104,10 @@ pub fn combined_records(paths: &[PathBuf]) -> Result<Vec<GameRecord>, MatchError
 
 /// The records of a results file that must exist: a file named to merge or combine that is
 /// missing (a mistyped name) is an error, not a match of no games.
-fn read_existing(path: &PathBuf) -> Result<Vec<GameRecord>, MatchError> {
+fn read_existing(path: &Path) -> Result<Vec<GameRecord>, MatchError> {
     std::fs::metadata(path).map_err(|source| MatchError::File {
         action: "read",
-        path: path.clone(),
+        path: path.to_path_buf(),
         source,
     })?;
     read_results(path)

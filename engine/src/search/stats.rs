@@ -58,9 +58,7 @@ impl SearchStats {
             }
         }
     }
-}
 
-impl SearchStats {
     /// Adds another search's counters (and passes) to these.
     pub fn add(&mut self, other: &SearchStats) {
         self.nodes += other.nodes;
