@@ -20,6 +20,11 @@ pub struct SelfPlayArgs {
     /// Plies played at random from the start.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=40))]
     opening_plies: u32,
+    /// Keep only random openings that the search of `--depth` values within this many
+    /// discs of a draw (others are drawn again): games from balanced positions, as
+    /// matches start from.
+    #[arg(long, value_name = "DISCS", value_parser = clap::value_parser!(u32).range(0..=64))]
+    balanced: Option<u32>,
     /// Depth of the search that chooses the later moves.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: u32,
@@ -44,6 +49,7 @@ pub fn run(args: &SelfPlayArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let settings = SelfPlaySettings {
         opening_plies: args.opening_plies,
+        balanced: args.balanced,
         depth: args.depth,
         selectivity: args.selectivity,
         solve_empties: args.solve_empties,

@@ -37,6 +37,10 @@ const SYNC_EVERY: usize = 64;
 pub struct SelfPlaySettings {
     /// Plies played at random from the start (uniformly among the legal moves).
     pub opening_plies: u32,
+    /// Keep only openings whose value (by the search that plays the game) is within this
+    /// many discs of a draw; another random opening is drawn until one is. `None` keeps
+    /// every opening.
+    pub balanced: Option<u32>,
     /// Depth of the search that chooses each later move.
     pub depth: u32,
     /// Multi-ProbCut's confidence in that search.
@@ -53,9 +57,14 @@ impl SelfPlaySettings {
     /// The file's first line, which a resumed run must find again.
     #[must_use]
     pub fn header(&self) -> String {
+        // Unbalanced runs keep the header they had before `balanced` existed, so that
+        // their files still resume.
+        let balanced = self
+            .balanced
+            .map_or(String::new(), |discs| format!(" within {discs} discs"));
         format!(
-            "# engine selfplay: opening plies {}, depth {}, selectivity {}, solve from {} \
-             empties, seed {}, shard {}/{}",
+            "# engine selfplay: opening plies {}{balanced}, depth {}, selectivity {}, solve \
+             from {} empties, seed {}, shard {}/{}",
             self.opening_plies,
             self.depth,
             self.selectivity,
@@ -88,40 +97,69 @@ pub fn play_game(settings: &SelfPlaySettings, k: u64, tt: &mut TranspositionTabl
     };
     let limits = Limits::depth_or_exact(Some(settings.depth));
     tt.clear();
-    let mut position = Othello::start(Geometry::Board8x8, Start::Standard);
-    let mut line = String::with_capacity(3 * 60 + 8);
-    let mut ply = 0;
+    let (mut position, mut line) = loop {
+        let (position, line) = random_opening(settings.opening_plies, &mut rng);
+        let Some(discs) = settings.balanced else {
+            break (position, line);
+        };
+        // From a cleared table, so that the value is the opening's alone.
+        tt.clear();
+        let value = search(&position, tt, &params, &limits, &mut |_| {})
+            .score
+            .value;
+        if value.unsigned_abs() <= discs {
+            break (position, line);
+        }
+    };
     while !position.is_terminal() {
-        let legal = position.moves();
-        if legal == 0 {
+        if position.moves() == 0 {
             position = position.play(OthelloMove::PASS);
             continue;
         }
-        let mv = if ply < settings.opening_plies {
-            OthelloMove::square(nth_bit(legal, rng.random_range(0..legal.count_ones())))
+        let empties = position.empty().count_ones();
+        let result = if empties <= settings.solve_empties {
+            solve_exact(&position, tt)
         } else {
-            let empties = position.empty().count_ones();
-            let result = if empties <= settings.solve_empties {
-                solve_exact(&position, tt)
-            } else {
-                search(&position, tt, &params, &limits, &mut |_| {})
-            };
-            result
-                .best_move
-                .expect("a position with a legal move has a best move")
+            search(&position, tt, &params, &limits, &mut |_| {})
         };
-        line.push(match position.side_to_move() {
-            Side::First => '+',
-            Side::Second => '-',
-        });
-        let _ = write!(line, "{mv}");
+        let mv = result
+            .best_move
+            .expect("a position with a legal move has a best move");
+        push_move(&mut line, &position, mv);
         position = position.play(mv);
-        ply += 1;
     }
     // Logistello's convention: Black's discs minus White's, empties to nobody.
     let (black, white) = (position.black().count_ones(), position.white().count_ones());
     let _ = write!(line, ": {:+03} 10", black as i32 - white as i32);
     line
+}
+
+/// `plies` moves at random from the start (fewer if the game ends first), and their line.
+fn random_opening(plies: u32, rng: &mut StdRng) -> (Othello, String) {
+    let mut position = Othello::start(Geometry::Board8x8, Start::Standard);
+    let mut line = String::with_capacity(3 * 60 + 8);
+    let mut played = 0;
+    while played < plies && !position.is_terminal() {
+        let legal = position.moves();
+        if legal == 0 {
+            position = position.play(OthelloMove::PASS);
+            continue;
+        }
+        let mv = OthelloMove::square(nth_bit(legal, rng.random_range(0..legal.count_ones())));
+        push_move(&mut line, &position, mv);
+        position = position.play(mv);
+        played += 1;
+    }
+    (position, line)
+}
+
+/// Appends `mv`, played in `position`, to a `.gam` line (passes are not written).
+fn push_move(line: &mut String, position: &Othello, mv: OthelloMove) {
+    line.push(match position.side_to_move() {
+        Side::First => '+',
+        Side::Second => '-',
+    });
+    let _ = write!(line, "{mv}");
 }
 
 /// The index of the `n`-th set bit of `bits` (from the lowest).
@@ -241,6 +279,7 @@ mod tests {
     fn settings(shard: Shard) -> SelfPlaySettings {
         SelfPlaySettings {
             opening_plies: 6,
+            balanced: None,
             depth: 2,
             selectivity: Selectivity::PLAY,
             solve_empties: 8,
@@ -288,6 +327,54 @@ mod tests {
             };
             assert_eq!(Some(black), game.result);
         }
+    }
+
+    #[test]
+    fn balanced_runs_start_from_openings_valued_near_a_draw() {
+        let balanced = SelfPlaySettings {
+            balanced: Some(1),
+            ..settings(whole())
+        };
+        // Files made before the option resume: an unbalanced run's header is unchanged.
+        assert_eq!(
+            settings(whole()).header(),
+            "# engine selfplay: opening plies 6, depth 2, selectivity 87, solve from 8 \
+             empties, seed 5, shard 1/1"
+        );
+        assert!(
+            balanced
+                .header()
+                .contains("opening plies 6 within 1 discs,")
+        );
+        let params = SearchParams {
+            selectivity: balanced.selectivity,
+            principal_variation: false,
+            ..SearchParams::default()
+        };
+        let limits = Limits::depth_or_exact(Some(balanced.depth));
+        let mut tt = TranspositionTable::new(1);
+        let mut values = Vec::new();
+        for k in 0..8 {
+            let line = play_game(&balanced, k, &mut tt);
+            let game = parse_logistello(&line).unwrap();
+            let opening = &game.positions[6];
+            assert_eq!(opening.empty().count_ones(), 60 - 6);
+            tt.clear();
+            let value = search(opening, &mut tt, &params, &limits, &mut |_| {})
+                .score
+                .value;
+            assert!(value.abs() <= 1, "game {k} opens at {value}: {line}");
+            values.push(value);
+        }
+        // Without the option, some of the same games open further from a draw.
+        let mut unbalanced = 0;
+        for k in 0..8 {
+            let game = parse_logistello(&play_game(&settings(whole()), k, &mut tt)).unwrap();
+            tt.clear();
+            let value = search(&game.positions[6], &mut tt, &params, &limits, &mut |_| {});
+            unbalanced += usize::from(value.score.value.abs() > 1);
+        }
+        assert!(unbalanced > 0, "{values:?}");
     }
 
     #[test]
