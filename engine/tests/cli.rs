@@ -351,8 +351,8 @@ fn self_play_games_are_resumed_and_trained_on() {
     let played = dir.path().join("selfplay");
     std::fs::create_dir_all(&played).unwrap();
     let file = played.join("sp.gam");
-    let selfplay = |games: &str, seed: &str| {
-        engine(&[
+    let selfplay_into = |file: &std::path::Path, games: &str, seed: &str, extra: &[&str]| {
+        let mut args = vec![
             "selfplay",
             "-o",
             file.to_str().unwrap(),
@@ -364,8 +364,11 @@ fn self_play_games_are_resumed_and_trained_on() {
             "6",
             "--seed",
             seed,
-        ])
+        ];
+        args.extend(extra);
+        engine(&args)
     };
+    let selfplay = |games: &str, seed: &str| selfplay_into(&file, games, seed, &[]);
     let out = selfplay("30", "1");
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
@@ -385,6 +388,19 @@ fn self_play_games_are_resumed_and_trained_on() {
     let out = selfplay("40", "2");
     assert!(!out.status.success());
     assert!(stderr(&out).contains("another run"), "{}", stderr(&out));
+    // Balanced openings are another run too, and name their bound in their own file.
+    let out = selfplay_into(&file, "40", "1", &["--balanced", "2"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("another run"), "{}", stderr(&out));
+    let balanced = dir.path().join("balanced.gam");
+    let out = selfplay_into(&balanced, "3", "1", &["--balanced", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&balanced).unwrap();
+    assert!(
+        text.starts_with("# engine selfplay: opening plies 10 within 2 discs, depth 2"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 4, "{text}");
 
     let weights = dir.path().join("w.weights");
     let train = |folders: &[&std::path::Path]| {
