@@ -78,7 +78,7 @@ struct Search {
     #[arg(long, default_value_t = 14)]
     depth: u32,
     /// Multi-ProbCut's confidence in the leaf searches (as option `Selectivity`).
-    #[arg(long, default_value_t = Selectivity::PLAY)]
+    #[arg(long, default_value_t = Selectivity::DATA)]
     selectivity: Selectivity,
     /// Threads searching.
     #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, usize::from))]
@@ -347,8 +347,8 @@ fn check(book: &Book, sample: usize, depth: u32, seed: u64, threads: usize) -> a
     let chosen = rand::seq::index::sample(&mut rng, keys.len(), sample);
     let params = engine::search::SearchParams {
         threads: threads.max(1),
-        // As the engine plays (and the book's leaves were searched).
-        selectivity: Selectivity::PLAY,
+        // As the book's leaves were searched.
+        selectivity: Selectivity::DATA,
         ..engine::search::SearchParams::default()
     };
     let evaluator = engine::search::eval::Evaluator::default();

@@ -60,7 +60,7 @@ struct SearchArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: u32,
     /// Multi-ProbCut's confidence (73, 87, 95, 98, 99, or 100 = full width).
-    #[arg(long, default_value_t = Selectivity::PLAY)]
+    #[arg(long, default_value_t = Selectivity::DATA)]
     selectivity: Selectivity,
     #[command(flatten)]
     run: RunArgs,

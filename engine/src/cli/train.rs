@@ -139,7 +139,7 @@ pub struct AccuracyArgs {
     #[arg(long, value_delimiter = ',', num_args = 0.., default_value = "10,14,18,20")]
     empties: Vec<u32>,
     /// Empties at which held-out positions are valued by a deep search of ours instead
-    /// (with the shipped evaluation at the play level's selectivity), e.g. 30,36,42.
+    /// (with the shipped evaluation at 87% selectivity), e.g. 30,36,42.
     #[arg(long, value_delimiter = ',')]
     searched: Vec<u32>,
     /// Depth of that search.
@@ -202,7 +202,7 @@ pub fn run_accuracy(args: &AccuracyArgs) -> anyhow::Result<()> {
         searched: args.searched.clone(),
         search: Method::Search {
             depth: args.search_depth,
-            selectivity: Selectivity::PLAY,
+            selectivity: Selectivity::DATA,
         },
         per_empties: args.positions,
         threads: args.threads.max(1),

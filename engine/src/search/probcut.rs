@@ -54,8 +54,14 @@ impl Selectivity {
     ];
 
     /// The level games are played at unless told otherwise: the one the matches in
-    /// docs/selectivity.md found strongest.
-    pub const PLAY: Selectivity = Selectivity(Level::P87);
+    /// docs/selectivity.md found strongest at equal time.
+    pub const PLAY: Selectivity = Selectivity(Level::P73);
+
+    /// The level the commands that make data (self-play games, searched labels, the
+    /// book's leaves, `accuracy`'s searched reference) search at unless told otherwise:
+    /// the one the shipped files were made with, so that their documented commands make
+    /// them again.
+    pub const DATA: Selectivity = Selectivity(Level::P87);
 
     /// The confidence as a percentage.
     #[must_use]
@@ -180,7 +186,8 @@ mod tests {
             assert_eq!(level.to_string().parse(), Ok(level));
         }
         assert_eq!("off".parse(), Ok(Selectivity::FULL));
-        assert_eq!("87%".parse(), Ok(Selectivity::PLAY));
+        assert_eq!("87%".parse(), Ok(Selectivity::DATA));
+        assert_eq!("73".parse(), Ok(Selectivity::PLAY));
         assert!("90".parse::<Selectivity>().is_err());
         assert!("".parse::<Selectivity>().is_err());
         assert_eq!(Selectivity::FULL.deviations(), None);

@@ -649,7 +649,7 @@ mod tests {
         let positions: Vec<_> = select(&games, 30..=34).into_iter().take(40).collect();
         let method = Method::Search {
             depth: 3,
-            selectivity: Selectivity::PLAY,
+            selectivity: Selectivity::DATA,
         };
         let path = dir.path().join("searched.lab");
         let one = Shard { index: 1, count: 1 };

@@ -281,7 +281,7 @@ mod tests {
             opening_plies: 6,
             balanced: None,
             depth: 2,
-            selectivity: Selectivity::PLAY,
+            selectivity: Selectivity::DATA,
             solve_empties: 8,
             seed: 5,
             shard,
