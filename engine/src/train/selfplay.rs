@@ -31,6 +31,9 @@ use crate::search::{Limits, SearchParams, Selectivity, TranspositionTable, searc
 const TABLE_MIB: usize = 16;
 /// Games written between two syncs of the file: what an interruption can lose.
 const SYNC_EVERY: usize = 64;
+/// Random openings a balanced game tries before it settles for the nearest to a draw of
+/// them: with few opening plies there may be no opening within the bound at all.
+const OPENING_TRIES: u32 = 1000;
 
 /// How the games are played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,19 +100,9 @@ pub fn play_game(settings: &SelfPlaySettings, k: u64, tt: &mut TranspositionTabl
     };
     let limits = Limits::depth_or_exact(Some(settings.depth));
     tt.clear();
-    let (mut position, mut line) = loop {
-        let (position, line) = random_opening(settings.opening_plies, &mut rng);
-        let Some(discs) = settings.balanced else {
-            break (position, line);
-        };
-        // From a cleared table, so that the value is the opening's alone.
-        tt.clear();
-        let value = search(&position, tt, &params, &limits, &mut |_| {})
-            .score
-            .value;
-        if value.unsigned_abs() <= discs {
-            break (position, line);
-        }
+    let (mut position, mut line) = match settings.balanced {
+        None => random_opening(settings.opening_plies, &mut rng),
+        Some(discs) => balanced_opening(settings, discs, &mut rng, tt, &params, &limits),
     };
     while !position.is_terminal() {
         if position.moves() == 0 {
@@ -132,6 +125,35 @@ pub fn play_game(settings: &SelfPlaySettings, k: u64, tt: &mut TranspositionTabl
     let (black, white) = (position.black().count_ones(), position.white().count_ones());
     let _ = write!(line, ": {:+03} 10", black as i32 - white as i32);
     line
+}
+
+/// A random opening of `settings.opening_plies` that the game's search values within
+/// `discs` of a draw: the first of [`OPENING_TRIES`] that is, else the nearest of them.
+fn balanced_opening(
+    settings: &SelfPlaySettings,
+    discs: u32,
+    rng: &mut StdRng,
+    tt: &mut TranspositionTable,
+    params: &SearchParams,
+    limits: &Limits,
+) -> (Othello, String) {
+    let mut nearest: Option<(u32, (Othello, String))> = None;
+    for _ in 0..OPENING_TRIES {
+        let opening = random_opening(settings.opening_plies, rng);
+        // From a cleared table, so that the value is the opening's alone.
+        tt.clear();
+        let value = search(&opening.0, tt, params, limits, &mut |_| {})
+            .score
+            .value
+            .unsigned_abs();
+        if value <= discs {
+            return opening;
+        }
+        if nearest.as_ref().is_none_or(|(best, _)| value < *best) {
+            nearest = Some((value, opening));
+        }
+    }
+    nearest.expect("at least one opening was tried").1
 }
 
 /// `plies` moves at random from the start (fewer if the game ends first), and their line.
@@ -366,6 +388,23 @@ mod tests {
             assert!(value.abs() <= 1, "game {k} opens at {value}: {line}");
             values.push(value);
         }
+        // With no opening within the bound (one ply: the four first moves are one up to
+        // symmetry), the game still comes, from the nearest one tried.
+        let impossible = SelfPlaySettings {
+            opening_plies: 1,
+            balanced: Some(0),
+            ..settings(whole())
+        };
+        let first = Othello::start(Geometry::Board8x8, Start::Standard);
+        let first = first.play(first.parse_move("d3").unwrap());
+        tt.clear();
+        let first_value = search(&first, &mut tt, &params, &limits, &mut |_| {});
+        assert_ne!(
+            first_value.score.value, 0,
+            "the first move is within the bound"
+        );
+        let game = parse_logistello(&play_game(&impossible, 0, &mut tt)).unwrap();
+        assert!(game.result.is_some());
         // Without the option, some of the same games open further from a draw.
         let mut unbalanced = 0;
         for k in 0..8 {
