@@ -78,6 +78,16 @@ impl SelfPlaySettings {
         )
     }
 
+    /// The search that plays the games' moves (and values a balanced run's openings).
+    fn search(&self) -> (SearchParams, Limits) {
+        let params = SearchParams {
+            selectivity: self.selectivity,
+            principal_variation: false,
+            ..SearchParams::default()
+        };
+        (params, Limits::depth_or_exact(Some(self.depth)))
+    }
+
     /// The run's game numbers that this shard plays, below `games`.
     fn schedule(&self, games: usize) -> Vec<u64> {
         (self.shard.index - 1..games)
@@ -93,16 +103,11 @@ impl SelfPlaySettings {
 pub fn play_game(settings: &SelfPlaySettings, k: u64, tt: &mut TranspositionTable) -> String {
     // One stream per game, so that a game depends on its number only.
     let mut rng = StdRng::seed_from_u64(settings.seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let params = SearchParams {
-        selectivity: settings.selectivity,
-        principal_variation: false,
-        ..SearchParams::default()
-    };
-    let limits = Limits::depth_or_exact(Some(settings.depth));
+    let (params, limits) = settings.search();
     tt.clear();
     let (mut position, mut line) = match settings.balanced {
         None => random_opening(settings.opening_plies, &mut rng),
-        Some(discs) => balanced_opening(settings, discs, &mut rng, tt, &params, &limits),
+        Some(discs) => balanced_opening(settings, discs, &mut rng, tt),
     };
     while !position.is_terminal() {
         if position.moves() == 0 {
@@ -134,18 +139,11 @@ fn balanced_opening(
     discs: u32,
     rng: &mut StdRng,
     tt: &mut TranspositionTable,
-    params: &SearchParams,
-    limits: &Limits,
 ) -> (Othello, String) {
     let mut nearest: Option<(u32, (Othello, String))> = None;
     for _ in 0..OPENING_TRIES {
         let opening = random_opening(settings.opening_plies, rng);
-        // From a cleared table, so that the value is the opening's alone.
-        tt.clear();
-        let value = search(&opening.0, tt, params, limits, &mut |_| {})
-            .score
-            .value
-            .unsigned_abs();
+        let value = opening_value(settings, &opening.0, tt).unsigned_abs();
         if value <= discs {
             return opening;
         }
@@ -154,6 +152,20 @@ fn balanced_opening(
         }
     }
     nearest.expect("at least one opening was tried").1
+}
+
+/// The value of an opening by the games' search, from a cleared table so that it is the
+/// opening's alone.
+fn opening_value(
+    settings: &SelfPlaySettings,
+    opening: &Othello,
+    tt: &mut TranspositionTable,
+) -> i32 {
+    let (params, limits) = settings.search();
+    tt.clear();
+    search(opening, tt, &params, &limits, &mut |_| {})
+        .score
+        .value
 }
 
 /// `plies` moves at random from the start (fewer if the game ends first), and their line.
@@ -368,12 +380,6 @@ mod tests {
                 .header()
                 .contains("opening plies 6 within 1 discs,")
         );
-        let params = SearchParams {
-            selectivity: balanced.selectivity,
-            principal_variation: false,
-            ..SearchParams::default()
-        };
-        let limits = Limits::depth_or_exact(Some(balanced.depth));
         let mut tt = TranspositionTable::new(1);
         let mut values = Vec::new();
         for k in 0..8 {
@@ -381,10 +387,7 @@ mod tests {
             let game = parse_logistello(&line).unwrap();
             let opening = &game.positions[6];
             assert_eq!(opening.empty().count_ones(), 60 - 6);
-            tt.clear();
-            let value = search(opening, &mut tt, &params, &limits, &mut |_| {})
-                .score
-                .value;
+            let value = opening_value(&balanced, opening, &mut tt);
             assert!(value.abs() <= 1, "game {k} opens at {value}: {line}");
             values.push(value);
         }
@@ -397,10 +400,9 @@ mod tests {
         };
         let first = Othello::start(Geometry::Board8x8, Start::Standard);
         let first = first.play(first.parse_move("d3").unwrap());
-        tt.clear();
-        let first_value = search(&first, &mut tt, &params, &limits, &mut |_| {});
         assert_ne!(
-            first_value.score.value, 0,
+            opening_value(&impossible, &first, &mut tt),
+            0,
             "the first move is within the bound"
         );
         let game = parse_logistello(&play_game(&impossible, 0, &mut tt)).unwrap();
@@ -409,9 +411,8 @@ mod tests {
         let mut unbalanced = 0;
         for k in 0..8 {
             let game = parse_logistello(&play_game(&settings(whole()), k, &mut tt)).unwrap();
-            tt.clear();
-            let value = search(&game.positions[6], &mut tt, &params, &limits, &mut |_| {});
-            unbalanced += usize::from(value.score.value.abs() > 1);
+            let value = opening_value(&balanced, &game.positions[6], &mut tt);
+            unbalanced += usize::from(value.abs() > 1);
         }
         assert!(unbalanced > 0, "{values:?}");
     }
