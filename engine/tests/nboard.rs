@@ -119,7 +119,7 @@ fn the_specification_example_session() {
     fields[1].parse::<f64>().unwrap();
     fields[2].parse::<f64>().unwrap();
     // The search lines come from iterative deepening, one per depth, up to 6, each with
-    // the search's confidence as Edax gives it (selective: 73% by default).
+    // the search's confidence as Edax gives it (selective: 58% by default).
     let depths: Vec<&str> = lines
         .iter()
         .filter(|l| l.starts_with("search "))
@@ -127,7 +127,7 @@ fn the_specification_example_session() {
         .collect();
     assert_eq!(
         depths,
-        ["1@73%", "2@73%", "3@73%", "4@73%", "5@73%", "6@73%"]
+        ["1@58%", "2@58%", "3@58%", "4@58%", "5@58%", "6@58%"]
     );
     assert_eq!(e.line(), "status");
     // The engine does not play its own move: the board waits for `move`.

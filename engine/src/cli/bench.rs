@@ -43,7 +43,7 @@ pub struct BenchArgs {
     /// a probable solve, and the summary says how often it strays.
     #[arg(long, conflicts_with = "wld")]
     depth: Option<u32>,
-    /// With --depth: Multi-ProbCut's confidence (73, 87, 95, 98, 99, or 100 = off:
+    /// With --depth: Multi-ProbCut's confidence (58, 73, 87, 95, 98, 99, or 100 = off:
     /// full width).
     #[arg(long, default_value_t = Selectivity::FULL, requires = "depth")]
     selectivity: Selectivity,

@@ -59,7 +59,7 @@ struct SearchArgs {
     /// Depth of the search (plies; a position it takes to the end is solved exactly).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: u32,
-    /// Multi-ProbCut's confidence (73, 87, 95, 98, 99, or 100 = full width).
+    /// Multi-ProbCut's confidence (58, 73, 87, 95, 98, 99, or 100 = full width).
     #[arg(long, default_value_t = Selectivity::DATA)]
     selectivity: Selectivity,
     #[command(flatten)]

@@ -80,8 +80,8 @@ struct ServerArgs {
     #[arg(long, conflicts_with = "listen")]
     nboard: bool,
     /// Multi-ProbCut's confidence of a new session's heuristic searches (option
-    /// `Selectivity`; the NBoard mode's, which has no options): 73, 87, 95, 98, 99 or
-    /// 100 (full width).
+    /// `Selectivity`; the NBoard mode's, which has no options): 58, 73, 87, 95, 98, 99
+    /// or 100 (full width).
     #[arg(long, value_name = "PERCENT", default_value_t = Selectivity::PLAY)]
     selectivity: Selectivity,
     /// New sessions (and the NBoard mode) start with the opening book off (option

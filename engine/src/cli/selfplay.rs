@@ -28,7 +28,7 @@ pub struct SelfPlayArgs {
     /// Depth of the search that chooses the later moves.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: u32,
-    /// Multi-ProbCut's confidence in that search (73, 87, 95, 98, 99, or 100 = full width).
+    /// Multi-ProbCut's confidence in that search (58, 73, 87, 95, 98, 99, or 100 = full width).
     #[arg(long, default_value_t = Selectivity::DATA)]
     selectivity: Selectivity,
     /// Solve exactly, and play perfectly, from this many empty squares on (at most 30).

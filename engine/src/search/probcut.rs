@@ -31,6 +31,7 @@ pub struct Selectivity(Level);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum Level {
+    P58,
     P73,
     P87,
     P95,
@@ -43,8 +44,10 @@ impl Selectivity {
     /// No cut: every search is full width.
     pub const FULL: Selectivity = Selectivity(Level::Full);
 
-    /// Every level, least selective last.
-    pub const ALL: [Selectivity; 6] = [
+    /// Every level, least selective last: Edax's five and full width, and below them 58%
+    /// (0.8 deviations), where the matches found the engine strongest.
+    pub const ALL: [Selectivity; 7] = [
+        Selectivity(Level::P58),
         Selectivity(Level::P73),
         Selectivity(Level::P87),
         Selectivity(Level::P95),
@@ -54,8 +57,9 @@ impl Selectivity {
     ];
 
     /// The level games are played at unless told otherwise: the one the matches in
-    /// docs/selectivity.md found strongest at equal time.
-    pub const PLAY: Selectivity = Selectivity(Level::P73);
+    /// docs/selectivity.md found strongest at equal time (58% beat 73% and 0.6
+    /// deviations did not beat 58%).
+    pub const PLAY: Selectivity = Selectivity(Level::P58);
 
     /// The level the commands that make data (self-play games, searched labels, the
     /// book's leaves, `accuracy`'s searched reference) search at unless told otherwise:
@@ -67,6 +71,7 @@ impl Selectivity {
     #[must_use]
     pub fn percent(self) -> u32 {
         match self.0 {
+            Level::P58 => 58,
             Level::P73 => 73,
             Level::P87 => 87,
             Level::P95 => 95,
@@ -89,6 +94,7 @@ impl Selectivity {
     #[must_use]
     pub fn deviations(self) -> Option<f32> {
         match self.0 {
+            Level::P58 => Some(0.8),
             Level::P73 => Some(1.1),
             Level::P87 => Some(1.5),
             Level::P95 => Some(2.0),
@@ -121,7 +127,7 @@ impl fmt::Display for Selectivity {
 
 /// A selectivity that is not one of the levels.
 #[derive(Debug, Error, PartialEq, Eq)]
-#[error("selectivity must be one of 73, 87, 95, 98, 99, 100 (or off), got '{0}'")]
+#[error("selectivity must be one of 58, 73, 87, 95, 98, 99, 100 (or off), got '{0}'")]
 pub struct SelectivityError(String);
 
 impl FromStr for Selectivity {
@@ -187,7 +193,11 @@ mod tests {
         }
         assert_eq!("off".parse(), Ok(Selectivity::FULL));
         assert_eq!("87%".parse(), Ok(Selectivity::DATA));
-        assert_eq!("73".parse(), Ok(Selectivity::PLAY));
+        assert_eq!("58".parse(), Ok(Selectivity::PLAY));
+        assert_eq!(
+            "73%".parse::<Selectivity>().map(Selectivity::percent),
+            Ok(73)
+        );
         assert!("90".parse::<Selectivity>().is_err());
         assert!("".parse::<Selectivity>().is_err());
         assert_eq!(Selectivity::FULL.deviations(), None);
