@@ -132,15 +132,17 @@ impl Plan {
             } else {
                 (1..=shallow).map(heuristic).chain([exact]).collect()
             }
-        } else if probable
+        } else if params.selectivity != Selectivity::FULL
             && let Some(e) = empties
             && last >= e as i32
         {
             // A selective search that reaches the end: selective iterations up to two
-            // plies short of it (their model's range), then a probable solve, and when
-            // deepening without a depth, the exact solve after it.
+            // plies short of it (their model's range), then a probable solve where one
+            // pays, and the exact solve when deepening without a depth or where no
+            // probable solve pays (deeper selective iterations would search to the end
+            // without the solver).
             let shallow = e.saturating_sub(TIMED_SOLVE_GAP) as i32;
-            if last == DEPTH_TO_END {
+            if last == DEPTH_TO_END || !probable {
                 to_the_end(shallow)
             } else {
                 (1..=shallow).chain([DEPTH_TO_END]).map(heuristic).collect()
@@ -716,6 +718,20 @@ mod tests {
             .filter(|s| s.depth == DEPTH_TO_END)
             .collect();
         assert_eq!(solves, [&step(DEPTH_TO_END, Selectivity::FULL)]);
+        // Asked for a depth that reaches the end there: selective iterations two plies
+        // short of it, then the exact solve (not selective iterations to the end without
+        // the solver).
+        let deep = Plan::new(
+            &near,
+            &params,
+            &evaluator,
+            &Limits::depth_or_exact(Some(30)),
+        );
+        let expected: Vec<Step> = (1..=16)
+            .map(|d| step(d, Selectivity::PLAY))
+            .chain([step(DEPTH_TO_END, Selectivity::FULL)])
+            .collect();
+        assert_eq!(deep.steps, expected);
     }
 
     #[test]
