@@ -48,6 +48,10 @@ pub struct TrainArgs {
     /// hold are trained on them (an exact label before a searched one).
     #[arg(long, value_name = "FILE")]
     labels: Vec<PathBuf>,
+    /// How much of a position's label a searched label makes, the game's label the rest
+    /// (1: the search's value alone; exact labels always replace the game's).
+    #[arg(long, default_value_t = 1.0, value_name = "W")]
+    searched_weight: f64,
 }
 
 pub fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
@@ -60,8 +64,11 @@ pub fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         args.solve_empties <= 30,
         "--solve-empties must be at most 30"
     );
+    anyhow::ensure!(
+        (0.0..=1.0).contains(&args.searched_weight),
+        "--searched-weight must be between 0 and 1"
+    );
     let started = Instant::now();
-    // Searched labels first, so that an exact one for the same position replaces it.
     let (mut searched, mut exact) = (Vec::new(), Vec::new());
     for file in &args.labels {
         let (header, samples) = read_labels(file)?;
@@ -71,7 +78,7 @@ pub fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         }
     }
     let (searched_count, exact_count) = (searched.len(), exact.len());
-    let given = GivenLabels::new(searched.into_iter().chain(exact));
+    let given = GivenLabels::new(exact, searched, args.searched_weight);
     if !given.is_empty() {
         eprintln!(
             "labels read: {exact_count} exact, {searched_count} searched ({} positions)",

@@ -76,40 +76,96 @@ fn game_label(game: &TrainingGame, empties: u32) -> Option<i32> {
     }
 }
 
+/// A label from an `engine label` file.
+#[derive(Clone, Copy, Debug)]
+struct Given {
+    /// The final margin for the side to move, in discs.
+    label: i8,
+    /// An exact score (else a search's value).
+    exact: bool,
+}
+
 /// Labels of positions from `engine label` files, by symmetry class: exact scores, or
-/// the values of our searches where nothing exact exists.
-#[derive(Clone, Debug, Default)]
-pub struct GivenLabels(HashMap<(u64, u64), i8>);
+/// the values of our searches where nothing exact exists. An exact label replaces the
+/// game's; a searched one is blended with it (`searched_weight`).
+#[derive(Clone, Debug)]
+pub struct GivenLabels {
+    labels: HashMap<(u64, u64), Given>,
+    searched_weight: f64,
+}
+
+impl Default for GivenLabels {
+    fn default() -> Self {
+        GivenLabels {
+            labels: HashMap::new(),
+            searched_weight: 1.0,
+        }
+    }
+}
 
 impl GivenLabels {
-    /// The labels of these samples, each standing for its symmetry class (of two for one
-    /// class, the later).
+    /// The labels of these samples, each standing for its symmetry class: exact ones, then
+    /// searched ones (an exact label wins over a searched one of the same class; of two of
+    /// one kind, the later). A searched label counts `searched_weight` (0 to 1) of a
+    /// position's label and the game's label the rest (1: the search's value alone).
     #[must_use]
-    pub fn new(samples: impl IntoIterator<Item = Sample>) -> GivenLabels {
-        GivenLabels(
-            samples
-                .into_iter()
-                .map(|s| (canonical(s.me, s.opp), s.label))
-                .collect(),
-        )
+    pub fn new(
+        exact: impl IntoIterator<Item = Sample>,
+        searched: impl IntoIterator<Item = Sample>,
+        searched_weight: f64,
+    ) -> GivenLabels {
+        let mut labels = HashMap::new();
+        for (s, exact) in searched
+            .into_iter()
+            .map(|s| (s, false))
+            .chain(exact.into_iter().map(|s| (s, true)))
+        {
+            let given = Given {
+                label: s.label,
+                exact,
+            };
+            labels.insert(canonical(s.me, s.opp), given);
+        }
+        GivenLabels {
+            labels,
+            searched_weight: searched_weight.clamp(0.0, 1.0),
+        }
     }
 
     /// Positions held.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.labels.len()
     }
 
     /// True when none are held.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.labels.is_empty()
     }
 
-    /// The label of the side to move with discs `me` against `opp`, if held.
+    /// The label of the side to move with discs `me` against `opp`, whose game labels it
+    /// `game` (from the side to move): the exact label if one is held; a searched one
+    /// blended with `game` (alone where the game has no label); else `game`.
     #[must_use]
-    pub fn get(&self, me: u64, opp: u64) -> Option<i8> {
-        self.0.get(&canonical(me, opp)).copied()
+    pub fn label(&self, me: u64, opp: u64, game: Option<i32>) -> Option<i8> {
+        let Some(given) = self.labels.get(&canonical(me, opp)) else {
+            return game.map(|g| g as i8);
+        };
+        match game {
+            Some(g) if !given.exact => {
+                let w = self.searched_weight;
+                Some((w * f64::from(given.label) + (1.0 - w) * f64::from(g)).round() as i8)
+            }
+            _ => Some(given.label),
+        }
+    }
+
+    /// Whether an exact label is held for `me` against `opp`.
+    fn has_exact(&self, me: u64, opp: u64) -> bool {
+        self.labels
+            .get(&canonical(me, opp))
+            .is_some_and(|g| g.exact)
     }
 }
 
@@ -129,31 +185,20 @@ pub fn samples(
     for (n, game) in games.iter().enumerate() {
         for position in &game.positions {
             let empties = position.empty().count_ones();
-            if let Some(label) = given.get(position.me(), position.opp()) {
-                by_phase[phase(empties)].push(Sample {
-                    me: position.me(),
-                    opp: position.opp(),
-                    label,
-                });
+            let (me, opp) = (position.me(), position.opp());
+            if !given.has_exact(me, opp) && policy.solves(n, game, empties) {
+                to_solve.push((me, opp));
                 continue;
             }
-            if policy.solves(n, game, empties) {
-                to_solve.push((position.me(), position.opp()));
-                continue;
-            }
-            let Some(black) = game_label(game, empties) else {
-                continue;
-            };
-            let label = if position.side_to_move() == Side::First {
-                black
+            let side = if position.side_to_move() == Side::First {
+                1
             } else {
-                -black
+                -1
             };
-            by_phase[phase(empties)].push(Sample {
-                me: position.me(),
-                opp: position.opp(),
-                label: label as i8,
-            });
+            let game = game_label(game, empties).map(|black| side * black);
+            if let Some(label) = given.label(me, opp, game) {
+                by_phase[phase(empties)].push(Sample { me, opp, label });
+            }
         }
     }
     let values = label_all(&to_solve, Method::Exact, threads, progress);
@@ -166,11 +211,57 @@ pub fn samples(
 
 /// How many positions `samples` will solve.
 #[must_use]
-pub fn positions_to_solve(games: &[&TrainingGame], policy: LabelPolicy) -> usize {
+pub fn positions_to_solve(
+    games: &[&TrainingGame],
+    policy: LabelPolicy,
+    given: &GivenLabels,
+) -> usize {
     games
         .iter()
         .enumerate()
         .flat_map(|(n, g)| g.positions.iter().map(move |p| (n, g, p)))
-        .filter(|(n, g, p)| policy.solves(*n, g, p.empty().count_ones()))
+        .filter(|(n, g, p)| {
+            !given.has_exact(p.me(), p.opp()) && policy.solves(*n, g, p.empty().count_ones())
+        })
         .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(me: u64, opp: u64, label: i8) -> Sample {
+        Sample { me, opp, label }
+    }
+
+    #[test]
+    fn exact_labels_replace_searched_ones_blend() {
+        let (a, b, c) = ((1 << 0, 1 << 9), (1 << 1, 1 << 10), (1 << 2, 1 << 20));
+        let exact = [sample(a.0, a.1, 10)];
+        let searched = [sample(a.0, a.1, -4), sample(b.0, b.1, 6)];
+        let given = GivenLabels::new(exact, searched, 0.75);
+        assert_eq!(given.len(), 2);
+        assert_eq!(given.label(a.0, a.1, Some(-20)), Some(10), "exact wins");
+        assert_eq!(
+            given.label(b.0, b.1, Some(-2)),
+            Some(4),
+            "3/4 of 6, 1/4 of -2"
+        );
+        assert_eq!(
+            given.label(b.0, b.1, None),
+            Some(6),
+            "no game label: the search's"
+        );
+        assert_eq!(
+            given.label(c.0, c.1, Some(-7)),
+            Some(-7),
+            "none held: the game's"
+        );
+        assert_eq!(given.label(c.0, c.1, None), None);
+        // A symmetric copy (mirrored across the vertical axis) shares its class's label.
+        let mirror = |x: u64| x.swap_bytes().reverse_bits();
+        assert_eq!(given.label(mirror(b.0), mirror(b.1), None), Some(6));
+        let replacing = GivenLabels::new([], searched, 1.0);
+        assert_eq!(replacing.label(b.0, b.1, Some(-30)), Some(6));
+    }
 }

@@ -162,7 +162,7 @@ pub fn train_on(
 ) -> (PatternWeights, Vec<PhaseReport>) {
     let threads = config.threads.max(1);
     let lines = !std::io::stderr().is_terminal();
-    let to_solve = positions_to_solve(train_games, config.labels);
+    let to_solve = positions_to_solve(train_games, config.labels, &config.given);
     let by_phase = with_solve_progress(to_solve, "exact labels", |solved| {
         samples(train_games, config.labels, &config.given, threads, solved)
     });
@@ -379,7 +379,7 @@ mod tests {
         let by_phase = samples(&refs, policy, &GivenLabels::default(), 2, &solved);
         assert_eq!(
             solved.load(Ordering::Relaxed),
-            positions_to_solve(&refs, policy)
+            positions_to_solve(&refs, policy, &GivenLabels::default())
         );
         let mut tt = crate::search::TranspositionTable::new(4);
         let solved: Vec<Sample> = by_phase
@@ -396,7 +396,7 @@ mod tests {
         }
         // Exact labels given (as `engine label` finds them) replace the game's, with no
         // solve, for the positions they hold.
-        let exact = GivenLabels::new(solved.iter().copied());
+        let exact = GivenLabels::new(solved.iter().copied(), [], 1.0);
         let none = AtomicUsize::new(0);
         let given = samples(&refs, LabelPolicy::default(), &exact, 2, &none);
         assert_eq!(none.load(Ordering::Relaxed), 0);
