@@ -144,9 +144,10 @@ impl GivenLabels {
         self.labels.is_empty()
     }
 
-    /// The label of the side to move with discs `me` against `opp`, whose game labels it
-    /// `game` (from the side to move): the exact label if one is held; a searched one
-    /// blended with `game` (alone where the game has no label); else `game`.
+    /// The label of the side to move with discs `me` against `opp`, given `game`, the
+    /// label its game gives it (from the side to move): the exact label if one is held;
+    /// else a searched one blended with `game` (alone where the game gives none); else
+    /// `game`.
     #[must_use]
     pub fn label(&self, me: u64, opp: u64, game: Option<i32>) -> Option<i8> {
         let Some(given) = self.labels.get(&canonical(me, opp)) else {
