@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicUsize;
 
 use super::games::{Source, TrainingGame};
 use super::labels::{Method, canonical, label_all};
+use crate::game::othello::Othello;
 use crate::game::{Game, Side};
 use crate::search::eval::weights::{PHASES, phase};
 
@@ -187,7 +188,7 @@ pub fn samples(
         for position in &game.positions {
             let empties = position.empty().count_ones();
             let (me, opp) = (position.me(), position.opp());
-            if !given.has_exact(me, opp) && policy.solves(n, game, empties) {
+            if to_solve_exactly(policy, given, n, game, position) {
                 to_solve.push((me, opp));
                 continue;
             }
@@ -221,10 +222,21 @@ pub fn positions_to_solve(
         .iter()
         .enumerate()
         .flat_map(|(n, g)| g.positions.iter().map(move |p| (n, g, p)))
-        .filter(|(n, g, p)| {
-            !given.has_exact(p.me(), p.opp()) && policy.solves(*n, g, p.empty().count_ones())
-        })
+        .filter(|(n, g, p)| to_solve_exactly(policy, given, *n, g, p))
         .count()
+}
+
+/// Whether `position` of the `n`-th game is solved for its label: `policy` says so and no
+/// exact label is given for it (the policy's test first: the lookup is the dearer).
+fn to_solve_exactly(
+    policy: LabelPolicy,
+    given: &GivenLabels,
+    n: usize,
+    game: &TrainingGame,
+    position: &Othello,
+) -> bool {
+    policy.solves(n, game, position.empty().count_ones())
+        && !given.has_exact(position.me(), position.opp())
 }
 
 #[cfg(test)]
