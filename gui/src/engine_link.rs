@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use protocol::{Client, Command, Endpoint, Event, Go, Info, Message, PositionStart};
 
 use crate::game::GameHistory;
+use crate::move_values::MoveValues;
 
 /// The endpoint text that means our own engine, run inside this process.
 pub const BUILTIN: &str = "builtin";
@@ -79,8 +80,8 @@ pub struct Search {
     pub ply: usize,
     /// Iteration lines so far (with multi-PV, those of the best move).
     pub iterations: Vec<Info>,
-    /// With multi-PV: the last line that valued each move, by move.
-    pub values: BTreeMap<String, Info>,
+    /// With multi-PV: every move's line, from one iteration.
+    pub values: MoveValues,
     /// The opening book's moves (`info book ...` lines, sent before an analysis), with
     /// their book values for the side to move.
     pub book: BTreeMap<String, i32>,
@@ -303,7 +304,7 @@ impl EngineLink {
             purpose,
             ply: game.cursor(),
             iterations: Vec::new(),
-            values: BTreeMap::new(),
+            values: MoveValues::default(),
             book: BTreeMap::new(),
             passes: Vec::new(),
             started: Instant::now(),
@@ -398,8 +399,8 @@ impl EngineLink {
                         }
                     }
                     None => {
-                        if let (Some(rank), Some(mv)) = (info.multipv, info.pv.first()) {
-                            search.values.insert(mv.clone(), info.clone());
+                        if let Some(rank) = info.multipv.filter(|_| !info.pv.is_empty()) {
+                            search.values.take(rank, info.clone());
                             if rank > 1 {
                                 return;
                             }

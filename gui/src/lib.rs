@@ -9,6 +9,7 @@ pub mod control;
 pub mod db_install;
 pub mod engine_link;
 pub mod game;
+pub mod move_values;
 pub mod settings;
 
 pub use app::App;

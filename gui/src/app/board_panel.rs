@@ -60,6 +60,7 @@ impl App {
         let values: Vec<(String, i32)> = analysis
             .map(|s| {
                 s.values
+                    .shown()
                     .iter()
                     .filter_map(|(mv, info)| Some((mv.clone(), info.score?.value)))
                     .collect()
@@ -74,9 +75,7 @@ impl App {
             .find(|s| s.ply == cursor && !s.book.is_empty())
             .map(|s| s.book.iter().map(|(m, v)| (m.clone(), *v)).collect())
             .unwrap_or_default();
-        let best = analysis
-            .and_then(|s| s.iterations.last())
-            .and_then(|i| i.pv.first().cloned());
+        let best = analysis.and_then(|s| s.values.best().map(str::to_string));
         let overlay = Overlay {
             legal: if human { legal } else { Vec::new() },
             last_move: self.control.game.last_move().map(str::to_string),

@@ -1,0 +1,145 @@
+//! Every move's value during a multi-PV analysis, as one iteration gave them.
+//!
+//! The engine sends an iteration's ranked lines one after another, and the link may read
+//! the first of the next iteration before the rest: the values shown are those of the last
+//! iteration received in full (or, before any is, the one arriving), never a mix of depths,
+//! whose odd and even iterations often disagree by a disc.
+
+use std::collections::BTreeMap;
+
+use protocol::Info;
+
+/// The ranked lines of a multi-PV search, by move.
+#[derive(Clone, Debug, Default)]
+pub struct MoveValues {
+    /// The last iteration received in full.
+    complete: BTreeMap<String, Info>,
+    /// The iteration whose lines are arriving.
+    incoming: BTreeMap<String, Info>,
+}
+
+impl MoveValues {
+    /// Takes a line ranked `rank` (1 = best) valuing the first move of its PV.
+    pub fn take(&mut self, rank: u32, info: Info) {
+        let Some(mv) = info.pv.first().cloned() else {
+            return;
+        };
+        // Rank 1 opens an iteration, so the one before it is whole.
+        if rank == 1 && !self.incoming.is_empty() {
+            self.complete = std::mem::take(&mut self.incoming);
+        }
+        self.incoming.insert(mv, info);
+    }
+
+    /// The lines to show, by move: all from one iteration.
+    #[must_use]
+    pub fn shown(&self) -> &BTreeMap<String, Info> {
+        // An iteration values as many moves as the one before it.
+        if self.incoming.len() >= self.complete.len() {
+            &self.incoming
+        } else {
+            &self.complete
+        }
+    }
+
+    /// The best move of the lines shown.
+    #[must_use]
+    pub fn best(&self) -> Option<&str> {
+        self.shown()
+            .iter()
+            .find(|(_, info)| info.multipv == Some(1))
+            .map(|(mv, _)| mv.as_str())
+    }
+
+    /// True before any ranked line.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.incoming.is_empty() && self.complete.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protocol::{Bound, Depth, Proof, Score};
+
+    fn line(depth: u32, rank: u32, mv: &str, value: i32) -> Info {
+        Info {
+            depth: Some(Depth::Plies(depth)),
+            multipv: Some(rank),
+            score: Some(Score {
+                value,
+                bound: Bound::Exact,
+                proof: Proof::Heuristic,
+            }),
+            pv: vec![mv.to_string()],
+            ..Info::default()
+        }
+    }
+
+    fn shown(values: &MoveValues) -> Vec<(String, u32, i32)> {
+        values
+            .shown()
+            .iter()
+            .map(|(mv, info)| {
+                let depth = match info.depth {
+                    Some(Depth::Plies(d)) => d,
+                    other => panic!("{other:?}"),
+                };
+                (mv.clone(), depth, info.score.map_or(0, |s| s.value))
+            })
+            .collect()
+    }
+
+    fn take(values: &mut MoveValues, depth: u32, rank: u32, mv: &str, value: i32) {
+        values.take(rank, line(depth, rank, mv, value));
+    }
+
+    #[test]
+    fn an_iteration_half_received_does_not_mix_with_the_last_whole_one() {
+        let mut v = MoveValues::default();
+        assert!(v.is_empty());
+        assert_eq!(v.best(), None);
+        // The first iteration is shown as it arrives: there is nothing older.
+        take(&mut v, 1, 1, "c4", 3);
+        assert_eq!(shown(&v), [("c4".into(), 1, 3)]);
+        take(&mut v, 1, 2, "d3", 3);
+        take(&mut v, 1, 3, "e6", 2);
+        assert_eq!(v.best(), Some("c4"));
+        // The next iteration's first lines: the whole first one stays shown.
+        take(&mut v, 2, 1, "d3", 2);
+        take(&mut v, 2, 2, "e6", 1);
+        assert_eq!(
+            shown(&v),
+            [
+                ("c4".into(), 1, 3),
+                ("d3".into(), 1, 3),
+                ("e6".into(), 1, 2)
+            ]
+        );
+        assert_eq!(v.best(), Some("c4"));
+        // Its last line: now it is shown, with its own best.
+        take(&mut v, 2, 3, "c4", 0);
+        assert_eq!(
+            shown(&v),
+            [
+                ("c4".into(), 2, 0),
+                ("d3".into(), 2, 2),
+                ("e6".into(), 2, 1)
+            ]
+        );
+        assert_eq!(v.best(), Some("d3"));
+        // A search stopped in the middle of an iteration's ranks keeps the last whole one.
+        take(&mut v, 3, 1, "e6", 4);
+        assert_eq!(v.best(), Some("d3"));
+        assert!(shown(&v).iter().all(|&(_, depth, _)| depth == 2));
+    }
+
+    #[test]
+    fn a_line_without_a_move_is_ignored() {
+        let mut v = MoveValues::default();
+        v.take(1, Info::default());
+        assert!(v.is_empty());
+        assert!(v.shown().is_empty());
+    }
+}
