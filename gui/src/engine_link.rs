@@ -400,7 +400,7 @@ impl EngineLink {
                     }
                     None => {
                         if let Some(rank) = info.multipv.filter(|_| !info.pv.is_empty()) {
-                            search.values.take(rank, info.clone());
+                            search.values.record(rank, info.clone());
                             if rank > 1 {
                                 return;
                             }

@@ -19,8 +19,8 @@ pub struct MoveValues {
 }
 
 impl MoveValues {
-    /// Takes a line ranked `rank` (1 = best) valuing the first move of its PV.
-    pub fn take(&mut self, rank: u32, info: Info) {
+    /// Records a line ranked `rank` (1 = best) valuing the first move of its PV.
+    pub fn record(&mut self, rank: u32, info: Info) {
         let Some(mv) = info.pv.first().cloned() else {
             return;
         };
@@ -91,8 +91,8 @@ mod tests {
             .collect()
     }
 
-    fn take(values: &mut MoveValues, depth: u32, rank: u32, mv: &str, value: i32) {
-        values.take(rank, line(depth, rank, mv, value));
+    fn record(values: &mut MoveValues, depth: u32, rank: u32, mv: &str, value: i32) {
+        values.record(rank, line(depth, rank, mv, value));
     }
 
     #[test]
@@ -101,14 +101,14 @@ mod tests {
         assert!(v.is_empty());
         assert_eq!(v.best(), None);
         // The first iteration is shown as it arrives: there is nothing older.
-        take(&mut v, 1, 1, "c4", 3);
+        record(&mut v, 1, 1, "c4", 3);
         assert_eq!(shown(&v), [("c4".into(), 1, 3)]);
-        take(&mut v, 1, 2, "d3", 3);
-        take(&mut v, 1, 3, "e6", 2);
+        record(&mut v, 1, 2, "d3", 3);
+        record(&mut v, 1, 3, "e6", 2);
         assert_eq!(v.best(), Some("c4"));
         // The next iteration's first lines: the whole first one stays shown.
-        take(&mut v, 2, 1, "d3", 2);
-        take(&mut v, 2, 2, "e6", 1);
+        record(&mut v, 2, 1, "d3", 2);
+        record(&mut v, 2, 2, "e6", 1);
         assert_eq!(
             shown(&v),
             [
@@ -119,7 +119,7 @@ mod tests {
         );
         assert_eq!(v.best(), Some("c4"));
         // Its last line: now it is shown, with its own best.
-        take(&mut v, 2, 3, "c4", 0);
+        record(&mut v, 2, 3, "c4", 0);
         assert_eq!(
             shown(&v),
             [
@@ -130,7 +130,7 @@ mod tests {
         );
         assert_eq!(v.best(), Some("d3"));
         // A search stopped in the middle of an iteration's ranks keeps the last whole one.
-        take(&mut v, 3, 1, "e6", 4);
+        record(&mut v, 3, 1, "e6", 4);
         assert_eq!(v.best(), Some("d3"));
         assert!(shown(&v).iter().all(|&(_, depth, _)| depth == 2));
     }
@@ -138,7 +138,7 @@ mod tests {
     #[test]
     fn a_line_without_a_move_is_ignored() {
         let mut v = MoveValues::default();
-        v.take(1, Info::default());
+        v.record(1, Info::default());
         assert!(v.is_empty());
         assert!(v.shown().is_empty());
     }
