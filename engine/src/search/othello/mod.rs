@@ -109,7 +109,7 @@ impl Searchable for Othello {
             .filter(|_| depth >= EVAL_ORDER_DEPTH);
         let empties = self.empty().count_ones();
         let (me, opp, empty) = (self.me(), self.opp(), self.empty());
-        let mut keyed: ArrayVec<(u32, OthelloMove), MAX_MOVES> = moves
+        let mut keyed: ArrayVec<u32, MAX_MOVES> = moves
             .iter()
             .map(|&mv| {
                 let mut key = static_key(mv);
@@ -134,12 +134,14 @@ impl Searchable for Othello {
                         key = key * 16 + ordering_term(raw, EVAL_ORDER_WEIGHT);
                     }
                 }
-                (key << 8 | u32::from(mv.to_byte()), mv)
+                key << 8 | u32::from(mv.to_byte())
             })
             .collect();
-        keyed.sort_unstable_by_key(|&(key, _)| key);
+        // A key carries its move in its low byte: sorting the bare keys sorts the moves
+        // (and ties cannot occur), which is cheaper than sorting pairs.
+        keyed.sort_unstable();
         moves.clear();
-        moves.extend(keyed.into_iter().map(|(_, mv)| mv));
+        moves.extend(keyed.iter().map(|&key| OthelloMove::from_byte(key as u8)));
     }
 
     fn probable_solve_pays(&self, evaluator: &Evaluator) -> bool {

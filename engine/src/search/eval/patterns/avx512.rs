@@ -1,6 +1,7 @@
 //! Every pattern copy's table index at once, with AVX-512 (F, BW, VBMI, VNNI; the build
 //! script's `avx512_patterns`): the evaluation's hot loop without a `pext` and two base-3
-//! lookups per copy, and its weights read by four gathers instead of 54 loads.
+//! lookups per copy. The weights are then read by 54 plain loads: on AMD's Zen 4 a
+//! gather is microcoded, and four of them took longer (docs/benchmarks.md, session 30).
 //!
 //! The board becomes 64 bytes of base-3 digits (0 empty, 1 the side to move's disc, 2 the
 //! opponent's). A copy's index is `offset + sum_k 3^k * digit(square_k)`; sixteen copies
@@ -11,13 +12,11 @@
 //! vectors hold the 54 copies, three groups their up to ten squares.
 
 use std::arch::x86_64::{
-    __m512i, _mm512_add_epi32, _mm512_dpwssd_epi32, _mm512_load_si512, _mm512_maddubs_epi16,
-    _mm512_mask_i32gather_epi32, _mm512_maskz_set1_epi8, _mm512_or_si512, _mm512_permutexvar_epi8,
-    _mm512_reduce_add_epi32, _mm512_set1_epi16, _mm512_setzero_si512, _mm512_slli_epi32,
-    _mm512_srai_epi32, _mm512_storeu_si512,
+    __m512i, _mm512_dpwssd_epi32, _mm512_load_si512, _mm512_maddubs_epi16, _mm512_maskz_set1_epi8,
+    _mm512_or_si512, _mm512_permutexvar_epi8, _mm512_set1_epi16, _mm512_storeu_si512,
 };
 
-use super::{GROUP, GROUP_SCALES, GROUPS, INSTANCE_COUNT, INSTANCES, SHAPES_LEN, map_square};
+use super::{GROUP, GROUP_SCALES, GROUPS, INSTANCE_COUNT, INSTANCES, map_square};
 
 /// Copies per vector: one per 32-bit lane.
 const LANES: usize = 16;
@@ -44,8 +43,6 @@ struct Block {
     weights: [Vector; GROUPS],
     /// The copies' table offsets, as 32-bit lanes (0 in unused lanes).
     offsets: Vector,
-    /// The lanes that hold a copy.
-    used: u16,
 }
 
 /// The blocks, computed at compile time from [`INSTANCES`].
@@ -55,13 +52,11 @@ static BLOCK_TABLE: [Block; BLOCKS] = {
         squares: [empty; GROUPS],
         weights: [empty; GROUPS],
         offsets: empty,
-        used: 0,
     }; BLOCKS];
     let mut i = 0;
     while i < INSTANCE_COUNT {
         let (b, lane) = (i / LANES, i % LANES);
         let instance = INSTANCES[i];
-        blocks[b].used |= 1 << lane;
         let offset = instance.offset.to_le_bytes();
         let mut byte = 0;
         while byte < 4 {
@@ -134,33 +129,12 @@ pub(super) fn copy_indices(me: u64, opp: u64) -> [u32; SLOTS] {
     out
 }
 
-/// The sum of `table`'s entries at the pattern copies' indices of `(me, opp)`: four
-/// gathers instead of 54 loads.
-///
-/// # Panics
-/// If `table` is not longer than the shapes' part of a phase's table.
+/// The sum of `table`'s entries at the pattern copies' indices of `(me, opp)`: the indices
+/// computed sixteen at a time, the entries read one by one (see the module's note).
 #[inline(always)]
 pub(super) fn copy_sum(me: u64, opp: u64, table: &[i16]) -> i32 {
-    // A gather reads 32 bits at an index's `i16`: the entry and the next one.
-    assert!(table.len() > SHAPES_LEN as usize, "a phase's table");
-    let digits = digits(me, opp);
-    // SAFETY: AVX-512 F (this module's condition). Every gathered index is below
-    // `SHAPES_LEN` (a copy's index is its offset plus a base-3 number of at most its
-    // shape's squares in digits of at most 2, `digits`), so each 4-byte read at
-    // `2 * index` stays inside `table`, which is longer than `SHAPES_LEN` entries.
-    #[allow(unsafe_code)]
-    unsafe {
-        let mut sum = _mm512_setzero_si512();
-        for block in &BLOCK_TABLE {
-            let words = _mm512_mask_i32gather_epi32::<2>(
-                _mm512_setzero_si512(),
-                block.used,
-                block_indices(block, digits),
-                table.as_ptr().cast(),
-            );
-            // The entry is the low half: sign-extend it.
-            sum = _mm512_add_epi32(sum, _mm512_srai_epi32::<16>(_mm512_slli_epi32::<16>(words)));
-        }
-        _mm512_reduce_add_epi32(sum)
-    }
+    copy_indices(me, opp)[..INSTANCE_COUNT]
+        .iter()
+        .map(|&index| i32::from(table[index as usize]))
+        .sum()
 }
