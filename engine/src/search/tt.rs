@@ -168,6 +168,33 @@ pub struct TranspositionTable {
     age: AtomicU8,
 }
 
+/// Asks the kernel to back the table's memory (`buckets`' capacity, not yet touched) with
+/// huge pages where it can: a probe is a random access to a large table, and with small
+/// pages most also miss the TLB (on Zen 4, 0.96x the time of a full-width search with a
+/// 64 MiB table: docs/benchmarks.md). Only advice: without it the table works the same.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(buckets: &Vec<Bucket>) {
+    const PAGE: usize = 4096;
+    let start = buckets.as_ptr() as usize;
+    let end = start + buckets.capacity() * size_of::<Bucket>();
+    let first = start.next_multiple_of(PAGE);
+    if end > first {
+        // SAFETY: `madvise` with MADV_HUGEPAGE changes no contents and no access rights;
+        // the range lies within the vector's own allocation, page-aligned as it requires.
+        #[allow(unsafe_code)]
+        unsafe {
+            libc::madvise(
+                first as *mut libc::c_void,
+                (end - first) & !(PAGE - 1),
+                libc::MADV_HUGEPAGE,
+            );
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_: &Vec<Bucket>) {}
+
 impl TranspositionTable {
     /// A table using at most `mib` MiB (rounded down to a power-of-two number of buckets;
     /// at least one bucket).
@@ -187,6 +214,7 @@ impl TranspositionTable {
         let bytes = mib.saturating_mul(1 << 20);
         let target = 1 << (bytes / size_of::<Bucket>()).max(1).ilog2();
         let mut buckets = Vec::with_capacity(target);
+        advise_huge_pages(&buckets);
         buckets.push(Bucket::default());
         TranspositionTable {
             buckets,
