@@ -394,29 +394,12 @@ fn nodestats_every_second_during_a_long_hint() {
     // report after a position's `analysis` line counts that position's nodes too. (Reports
     // never go backwards, so a count that restarted with each position would repeat the
     // last report's number here rather than grow.)
-    e.send("set depth 26");
-    e.send("analyze");
-    let mut lines = Vec::new();
-    // The last report, and whether a position's analysis ended since.
-    let mut before = None;
-    let mut ended_since = false;
-    let (before, after) = loop {
-        let line = e.line();
-        assert_ne!(
-            line, "status",
-            "the analysis ended before a position's report: {lines:?}"
-        );
-        if let Some(count) = nodestats(std::slice::from_ref(&line)).first().copied() {
-            if let Some(before) = before.filter(|_| ended_since) {
-                break (before, count);
-            }
-            before = Some(count);
-            ended_since = false;
-        } else if line.starts_with("analysis ") {
-            ended_since = true;
-        }
-        lines.push(line);
-    };
+    // Each try searches deeper, so that on a fast machine too some position's analysis
+    // ends between two reports before the whole analysis does.
+    let (before, after, lines) = [26, 30, 34]
+        .into_iter()
+        .find_map(|depth| report_around_a_position_end(&mut e, depth))
+        .expect("some analysis lasts long enough to report around a position's end");
     assert!(
         after > before,
         "{before} nodes, then {after} after a position ended: {lines:?}"
@@ -424,6 +407,34 @@ fn nodestats_every_second_during_a_long_hint() {
     e.send("ping 10");
     let stats = nodestats(&e.until("pong"));
     assert!(stats.iter().all(|&n| n > after), "{after} then {stats:?}");
+}
+
+/// Runs an `analyze` at `depth` until a `nodestats` report follows a position's `analysis`
+/// line that itself followed a report: the two counts and the lines before. `None` when
+/// the analysis ends first (too fast at this depth).
+fn report_around_a_position_end(e: &mut Engine, depth: u32) -> Option<(u64, u64, Vec<String>)> {
+    e.send(&format!("set depth {depth}"));
+    e.send("analyze");
+    let mut lines = Vec::new();
+    // The last report, and whether a position's analysis ended since.
+    let mut before = None;
+    let mut ended_since = false;
+    loop {
+        let line = e.line();
+        if line == "status" {
+            return None;
+        }
+        if let Some(count) = nodestats(std::slice::from_ref(&line)).first().copied() {
+            if let Some(before) = before.filter(|_| ended_since) {
+                return Some((before, count, lines));
+            }
+            before = Some(count);
+            ended_since = false;
+        } else if line.starts_with("analysis ") {
+            ended_since = true;
+        }
+        lines.push(line);
+    }
 }
 
 #[test]
