@@ -147,11 +147,52 @@ impl<'a, G: Searchable> Searcher<'a, G> {
     ) -> MoveList<G::Move> {
         let mut moves = MoveList::new();
         position.generate_moves(&mut moves);
-        position.order_moves(&mut moves, depth, self.resources);
+        self.order_behind(position, &mut moves, depth, first);
+        moves
+    }
+
+    /// Orders `moves`, then puts `first` in front if it is one of them.
+    fn order_behind(
+        &self,
+        position: &G,
+        moves: &mut MoveList<G::Move>,
+        depth: i32,
+        first: Option<G::Move>,
+    ) {
+        position.order_moves(moves, depth, self.resources);
         if let Some(i) = first.and_then(|m| moves.iter().position(|&x| x == m)) {
             moves[..=i].rotate_right(1);
         }
-        moves
+    }
+
+    /// The legal moves as [`Searcher::ordered_moves`] gives them, except that when `first`
+    /// (the hash move) is one of them, it is only swapped to the front, from the index
+    /// returned: once it has failed to cut the node off, [`Searcher::order_later`] orders
+    /// the others. Often it does cut, and the ordering's work (a move generation per move)
+    /// is saved.
+    fn moves_hash_first(
+        &self,
+        position: &G,
+        depth: i32,
+        first: Option<G::Move>,
+    ) -> (MoveList<G::Move>, Option<usize>) {
+        let mut moves = MoveList::new();
+        position.generate_moves(&mut moves);
+        let at = first.and_then(|m| moves.iter().position(|&x| x == m));
+        match at {
+            Some(i) => moves.swap(0, i),
+            None => position.order_moves(&mut moves, depth, self.resources),
+        }
+        (moves, at)
+    }
+
+    /// What [`Searcher::ordered_moves`] would have given, from the list of
+    /// [`Searcher::moves_hash_first`] whose hash move was swapped from `at`: the swap is
+    /// undone first, since the order of moves with equal keys is the generated one.
+    fn order_later(&self, position: &G, moves: &mut MoveList<G::Move>, depth: i32, at: usize) {
+        let first = moves[0];
+        moves.swap(0, at);
+        self.order_behind(position, moves, depth, Some(first));
     }
 
     /// Searches `child` of `parent` in the window `(alpha, beta)` of the parent's side to
@@ -243,16 +284,19 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         {
             return self.bounded(v, alpha, beta);
         }
-        let moves = self.ordered_moves(position, depth, hash_move);
+        // The enhanced transposition cut-off reads the moves in order.
+        let etc = use_tt && depth >= ETC_DEPTH;
+        let (mut moves, mut unordered) = if etc {
+            (self.ordered_moves(position, depth, hash_move), None)
+        } else {
+            self.moves_hash_first(position, depth, hash_move)
+        };
         if moves.is_empty() {
             self.stats.leaf_evals += 1;
             let v = position.final_score();
             return self.bounded(v, alpha, beta);
         }
-        if use_tt
-            && depth >= ETC_DEPTH
-            && let Some(v) = self.transposition_cutoff(position, &moves, depth, hi)
-        {
+        if etc && let Some(v) = self.transposition_cutoff(position, &moves, depth, hi) {
             return self.bounded(v, alpha, beta);
         }
         let mut best = -INFINITY;
@@ -261,7 +305,9 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         let busy_key = |mv: G::Move| move_key(key, mv.to_byte());
         let mut order = YoungBrothers::new(moves.len());
         // Where the children probe the table, the next child is made ahead and its bucket
-        // fetched while this one is searched.
+        // fetched while this one is searched (behind a hash move, the next in the generated
+        // order, which the ordering may move: it is then made again, but its bucket was
+        // fetched for when its turn comes).
         let fetch_ahead = use_tt && depth > TT_DEPTH;
         let mut ahead: Option<(usize, G)> = None;
         while let Some(i) = order.next(|i| busy.is_some_and(|b| b.is_busy(busy_key(moves[i])))) {
@@ -286,6 +332,11 @@ impl<'a, G: Searchable> Searcher<'a, G> {
                 if best >= hi {
                     break;
                 }
+            }
+            if let Some(at) = unordered.take() {
+                // The hash move did not cut: the others, in order, behind it.
+                self.order_later(position, &mut moves, depth, at);
+                ahead = None;
             }
         }
         if use_tt {
@@ -462,5 +513,60 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             });
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::kalah::{Kalah, KalahRules};
+    use crate::game::othello::{Geometry, Othello};
+    use crate::game::Start;
+    use crate::search::eval::Evaluator;
+    use crate::search::limits::Limits;
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
+
+    /// Behind each hash move, the moves ordered once it fails to cut are the moves ordered
+    /// at once, at every depth of the ordering, on every position of random games.
+    fn lazy_order_is_eager_order<G: Searchable>(start: G, resources: &G::Resources) {
+        let tt = TranspositionTable::new(1);
+        let stop_check = StopCheck::new(&Limits::default());
+        let searcher = Searcher::new(&tt, SearchParams::default(), resources, stop_check);
+        let mut rng = StdRng::seed_from_u64(29);
+        for _ in 0..20 {
+            let mut position = start;
+            while !position.is_terminal() {
+                let mut legal = MoveList::new();
+                position.generate_moves(&mut legal);
+                for depth in 1..=8 {
+                    for &hash_move in &legal {
+                        let eager = searcher.ordered_moves(&position, depth, Some(hash_move));
+                        let (mut lazy, at) =
+                            searcher.moves_hash_first(&position, depth, Some(hash_move));
+                        assert_eq!(lazy[0], hash_move);
+                        searcher.order_later(&position, &mut lazy, depth, at.unwrap());
+                        assert_eq!(lazy, eager, "{position:?} depth {depth}");
+                    }
+                    let (unhashed, at) = searcher.moves_hash_first(&position, depth, None);
+                    assert_eq!(
+                        (unhashed, at),
+                        (searcher.ordered_moves(&position, depth, None), None)
+                    );
+                }
+                position = position.play(legal[rng.random_range(0..legal.len())]);
+            }
+        }
+    }
+
+    #[test]
+    fn othello_moves_ordered_behind_a_hash_move_keep_their_order() {
+        let start = Othello::start(Geometry::Board8x8, Start::Standard);
+        lazy_order_is_eager_order(start, &Evaluator::default());
+    }
+
+    #[test]
+    fn kalah_moves_ordered_behind_a_hash_move_keep_their_order() {
+        let start = Kalah::start(KalahRules::new(6, 4).expect("standard rules"));
+        lazy_order_is_eager_order(start, &None);
     }
 }
