@@ -519,9 +519,9 @@ impl<'a, G: Searchable> Searcher<'a, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Start;
     use crate::game::kalah::{Kalah, KalahRules};
     use crate::game::othello::{Geometry, Othello};
-    use crate::game::Start;
     use crate::search::eval::Evaluator;
     use crate::search::limits::Limits;
     use rand::{RngExt, SeedableRng, rngs::StdRng};

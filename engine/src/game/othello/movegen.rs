@@ -218,10 +218,10 @@ const RAYS: [[u64; 8]; 64] = {
 
 /// The opponent discs flipped when the player owning `me` plays on `square`.
 ///
-/// With AVX-512 F and CD (the build script's `avx512_flips`), the eight rays from the square are eight lanes of one vector;
-/// otherwise each square has its own function, compiled with only the directions in which
-/// a move there can flip (at least two squares of board beyond it): a corner looks three
-/// ways.
+/// With AVX-512 F and CD (the build script's `avx512_flips`), the eight rays from the
+/// square are the lanes of one vector; otherwise each square has its own function,
+/// compiled with only the directions in which a move there can flip (at least two squares
+/// of board beyond it): a corner looks three ways.
 #[inline]
 #[must_use]
 pub fn flips(square: u32, me: u64, opp: u64) -> u64 {
@@ -264,7 +264,7 @@ static RAY_LANES: [RayLanes; 64] = {
 };
 
 /// [`flips`] on eight lanes at once, one per ray, without the per-square function's
-/// indirect call (whose target a search cannot predict). In each lane the first square
+/// indirect call (whose target the processor cannot predict). In each lane the first square
 /// that is not the opponent's closes the run if it is ours: the lowest such bit towards
 /// higher squares, the highest (found by counting leading zeros) towards lower ones.
 #[cfg(avx512_flips)]
@@ -443,7 +443,7 @@ mod tests {
             for square in squares(!occupied) {
                 let expected = flips_step_by_step(square, me, opp);
                 assert_eq!(flips(square, me, opp), expected, "{square} {me:x} {opp:x}");
-                // The per-square functions too, wherever the vector reader replaces them.
+                // The per-square functions too, where the vector flips replace them.
                 assert_eq!(FLIPS_AT[square as usize](me, opp), expected);
             }
         }
