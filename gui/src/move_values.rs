@@ -5,6 +5,7 @@
 //! iteration received in full (or, before any is, the one arriving), never a mix of depths,
 //! whose odd and even iterations often disagree by a disc.
 
+use std::cmp::Reverse;
 use std::collections::BTreeMap;
 
 use protocol::Info;
@@ -42,12 +43,16 @@ impl MoveValues {
         }
     }
 
-    /// The best move of the lines shown.
+    /// The best move of the lines shown: the highest value, the better rank among equal
+    /// values. Usually rank 1; but a rank's search may value its move above the ranks
+    /// before it (a selective search's value depends on its window and on the table
+    /// entries earlier searches left), and the move marked best must not show less than
+    /// another.
     #[must_use]
     pub fn best(&self) -> Option<&str> {
         self.shown()
             .iter()
-            .find(|(_, info)| info.multipv == Some(1))
+            .max_by_key(|(_, info)| (info.score.map(|s| s.value), Reverse(info.multipv)))
             .map(|(mv, _)| mv.as_str())
     }
 
@@ -133,6 +138,16 @@ mod tests {
         record(&mut v, 3, 1, "e6", 4);
         assert_eq!(v.best(), Some("d3"));
         assert!(shown(&v).iter().all(|&(_, depth, _)| depth == 2));
+    }
+
+    #[test]
+    fn the_best_is_the_highest_value_shown() {
+        let mut v = MoveValues::default();
+        record(&mut v, 5, 1, "d3", 2);
+        record(&mut v, 5, 2, "c4", 3);
+        record(&mut v, 5, 3, "f5", 2);
+        record(&mut v, 5, 4, "e6", 3);
+        assert_eq!(v.best(), Some("c4"), "the better rank of the two highest");
     }
 
     #[test]
