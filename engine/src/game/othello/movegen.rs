@@ -350,6 +350,7 @@ fn ray_flips(ray: u64, towards_higher: bool, me: u64, opp: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::game::othello::geometry::squares;
+    use rand::{RngExt, SeedableRng, rngs::StdRng};
 
     /// d4 = O, e4 = X, d5 = X, e5 = O (the standard start).
     const BLACK: u64 = 1 << 28 | 1 << 35;
@@ -381,15 +382,19 @@ mod tests {
         moves & empty
     }
 
+    /// A random board's discs `(me, opp)`: dense and sparse boards, long runs included.
+    fn random_board(rng: &mut StdRng) -> (u64, u64) {
+        let occupied = rng.random::<u64>() | rng.random::<u64>() | rng.random::<u64>();
+        let me = occupied & rng.random::<u64>() & rng.random::<u64>();
+        (me, occupied & !me)
+    }
+
     #[test]
     fn doubling_finds_the_moves_step_by_step_does() {
-        use rand::{RngExt, SeedableRng, rngs::StdRng};
         let mut rng = StdRng::seed_from_u64(5);
         for _ in 0..20_000 {
-            // Dense and sparse boards, long runs included.
-            let occupied = rng.random::<u64>() | rng.random::<u64>() | rng.random::<u64>();
-            let me = occupied & rng.random::<u64>() & rng.random::<u64>();
-            let opp = occupied & !me;
+            let (me, opp) = random_board(&mut rng);
+            let occupied = me | opp;
             assert_eq!(
                 legal_moves(me, opp, !occupied),
                 legal_moves_step_by_step(me, opp, !occupied),
@@ -400,7 +405,6 @@ mod tests {
 
     #[test]
     fn both_players_moves_are_each_ones() {
-        use rand::{RngExt, SeedableRng, rngs::StdRng};
         let mut rng = StdRng::seed_from_u64(6);
         for _ in 0..20_000 {
             let occupied = rng.random::<u64>() | rng.random::<u64>();
@@ -433,13 +437,10 @@ mod tests {
 
     #[test]
     fn flips_are_the_rules_on_every_square() {
-        use rand::{RngExt, SeedableRng, rngs::StdRng};
         let mut rng = StdRng::seed_from_u64(7);
         for _ in 0..5_000 {
-            // Dense and sparse boards, long runs included.
-            let occupied = rng.random::<u64>() | rng.random::<u64>() | rng.random::<u64>();
-            let me = occupied & rng.random::<u64>() & rng.random::<u64>();
-            let opp = occupied & !me;
+            let (me, opp) = random_board(&mut rng);
+            let occupied = me | opp;
             for square in squares(!occupied) {
                 let expected = flips_step_by_step(square, me, opp);
                 assert_eq!(flips(square, me, opp), expected, "{square} {me:x} {opp:x}");
