@@ -47,10 +47,14 @@ fn selective_searches_prune_and_stay_near_full_width() {
 }
 
 /// A selective multi-PV search ranks every legal move once, each line starting with its
-/// move: MTD(f)'s passes can leave another move in front of the one they found, and the
-/// next rank must not search the found one again.
+/// move (MTD(f)'s passes can leave another move in front of the one they found, and the
+/// next rank must not search the found one again), in score order: a rank's selective
+/// search can value its move above an earlier rank's, and the lines are then reordered so
+/// that the best move is the line valued highest. Searches from a cleared table to depths
+/// 2-5, then to depth 9 with the table kept from one position to the next (as when
+/// analysing a game), where that reordering happens.
 #[test]
-fn selective_multipv_ranks_every_move_once() {
+fn selective_multipv_ranks_every_move_once_in_score_order() {
     use engine::game::{Game, MoveList};
     let positions = parse_suite(include_str!("../data/midgame-36-45.obf")).unwrap();
     let params = SearchParams {
@@ -58,29 +62,45 @@ fn selective_multipv_ranks_every_move_once() {
         ..SearchParams::default()
     };
     let mut tt = TranspositionTable::new(16);
-    for p in &positions {
+    let check = |p: &engine::suite::SuitePosition, depth: u32, tt: &mut TranspositionTable| {
         let mut legal = MoveList::new();
         p.position.generate_moves(&mut legal);
-        for depth in 2..=5 {
-            let limits = Limits {
-                depth: Some(depth),
-                multipv: usize::MAX,
-                ..Limits::default()
-            };
-            tt.clear();
-            let result = search(&p.position, &mut tt, &params, &limits, &mut |_| {});
-            for iteration in &result.iterations {
-                let mut ranked: Vec<_> = iteration
-                    .ranked()
-                    .map(|(mv, _, pv)| {
-                        assert_eq!(pv.first(), Some(&mv), "{} depth {depth}", p.id);
-                        mv
-                    })
-                    .collect();
-                ranked.sort_by_key(|m| m.to_string());
-                ranked.dedup();
-                assert_eq!(ranked.len(), legal.len(), "{} depth {depth}", p.id);
-            }
+        let limits = Limits {
+            depth: Some(depth),
+            multipv: usize::MAX,
+            ..Limits::default()
+        };
+        let result = search(&p.position, tt, &params, &limits, &mut |_| {});
+        for iteration in &result.iterations {
+            let what = format!("{} depth {:?} of {depth}", p.id, iteration.depth);
+            let values: Vec<i32> = iteration.ranked().map(|(_, s, _)| s.value).collect();
+            assert!(values.is_sorted_by(|a, b| a >= b), "{what}: {values:?}");
+            assert_eq!(iteration.best_move, iteration.pv[0], "{what}");
+            let mut ranked: Vec<_> = iteration
+                .ranked()
+                .map(|(mv, _, pv)| {
+                    assert_eq!(pv.first(), Some(&mv), "{what}");
+                    mv
+                })
+                .collect();
+            ranked.sort_by_key(|m| m.to_string());
+            ranked.dedup();
+            assert_eq!(ranked.len(), legal.len(), "{what}");
         }
+        result
+    };
+    for p in &positions {
+        for depth in 2..=5 {
+            tt.clear();
+            check(p, depth, &mut tt);
+        }
+    }
+    tt.clear();
+    for p in &positions {
+        let result = check(p, 9, &mut tt);
+        assert_eq!(
+            result.best_move,
+            Some(result.iterations.last().unwrap().best_move)
+        );
     }
 }

@@ -44,10 +44,9 @@ impl MoveValues {
     }
 
     /// The best move of the lines shown: the highest value, the better rank among equal
-    /// values. Usually rank 1; but a rank's search may value its move above the ranks
-    /// before it (a selective search's value depends on its window and on the table
-    /// entries earlier searches left), and the move marked best must not show less than
-    /// another.
+    /// values. Our engine sends its ranks in score order, so that is rank 1; an engine
+    /// that does not (a selective search's later rank can value its move above an earlier
+    /// one's) must not have a move marked best that shows less than another.
     #[must_use]
     pub fn best(&self) -> Option<&str> {
         self.shown()

@@ -400,6 +400,7 @@ fn search_thread<G: Searchable>(
             alternatives.push(ranked(&mut s, position, depth, window, &next, proven));
             previous = next.value;
         }
+        let (best, alternatives) = in_score_order(best, alternatives, &mut moves);
         let iteration = Iteration {
             depth: reported_depth(depth),
             score: best.score,
@@ -426,7 +427,7 @@ fn search_thread<G: Searchable>(
             n if n >= 2 && !solve_next && selectivity != Selectivity::FULL => {
                 iterations[n - 2].score.value
             }
-            _ => outcome.value,
+            n => iterations[n - 1].score.value,
         };
         if all_proven || s.stopped {
             break;
@@ -528,6 +529,25 @@ fn root_search<G: Searchable>(
 }
 
 /// A root move's score (its bound and proof) and line, from a completed root search.
+/// A multi-PV iteration's ranked lines in score order (a stable sort: equal scores keep
+/// their ranks), with the front of the root's `moves` (the ranked moves, in rank order)
+/// reordered to match. A rank's selective search can value its move above an earlier
+/// rank's (its window and cuts differ): the best move is then the line valued highest.
+fn in_score_order<M: Copy>(
+    best: RankedMove<M>,
+    alternatives: Vec<RankedMove<M>>,
+    moves: &mut [M],
+) -> (RankedMove<M>, Vec<RankedMove<M>>) {
+    let mut lines: Vec<_> = std::iter::once(best).chain(alternatives).collect();
+    lines.sort_by_key(|line| std::cmp::Reverse(line.score.value));
+    for (slot, line) in moves.iter_mut().zip(&lines) {
+        *slot = line.mv;
+    }
+    let mut lines = lines.into_iter();
+    let best = lines.next().expect("the best line");
+    (best, lines.collect())
+}
+
 fn ranked<G: Searchable>(
     s: &mut Searcher<'_, G>,
     position: &G,
