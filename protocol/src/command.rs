@@ -243,6 +243,13 @@ impl FromStr for Command {
 
 fn parse_position(t: &mut Tokens<'_>) -> Result<Command, ParseError> {
     let game = t.expect("game id")?.to_string();
+    // A line that forgot the game would otherwise take its start for the game's name.
+    if matches!(game.as_str(), "startpos" | "parallel" | "moves") {
+        return Err(ParseError::Missing {
+            context: "position",
+            what: "game id",
+        });
+    }
     let start = match t.expect("startpos, parallel or a position text")? {
         "startpos" => PositionStart::StartPos,
         "parallel" => PositionStart::Parallel,
@@ -543,6 +550,9 @@ mod tests {
             ("go negamax mtdf", "'algorithm' given twice"),
             ("go fast", "unexpected 'fast' in go"),
             ("position", "position: missing game id"),
+            ("position startpos", "position: missing game id"),
+            ("position parallel moves 3", "position: missing game id"),
+            ("position moves e6", "position: missing game id"),
             (
                 "position othello8x8",
                 "position: missing startpos, parallel or a position text",

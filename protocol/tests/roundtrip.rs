@@ -15,8 +15,16 @@ fn words(max: usize) -> impl Strategy<Value = Vec<String>> {
     prop::collection::vec(word(), 0..max)
 }
 
+/// A word that `position` does not read as a keyword (a game id or a position text
+/// cannot be `startpos`, `parallel` or `moves`).
+fn plain_word() -> impl Strategy<Value = String> {
+    word().prop_filter("a position keyword", |w| {
+        !matches!(w.as_str(), "startpos" | "parallel" | "moves")
+    })
+}
+
 fn text() -> impl Strategy<Value = String> {
-    prop::collection::vec(word(), 1..5).prop_map(|w| w.join(" "))
+    prop::collection::vec(plain_word(), 1..5).prop_map(|w| w.join(" "))
 }
 
 fn algorithm() -> impl Strategy<Value = Algorithm> {
@@ -74,7 +82,7 @@ fn command() -> impl Strategy<Value = Command> {
         prop::option::of(0u32..5).prop_map(|version| Command::Hello { version }),
         (word(), word()).prop_map(|(name, value)| Command::SetOption { name, value }),
         (
-            word(),
+            plain_word(),
             prop_oneof![
                 Just(PositionStart::StartPos),
                 Just(PositionStart::Parallel),
