@@ -528,7 +528,6 @@ fn root_search<G: Searchable>(
     }
 }
 
-/// A root move's score (its bound and proof) and line, from a completed root search.
 /// A multi-PV iteration's ranked lines in score order (a stable sort: equal scores keep
 /// their ranks), with the front of the root's `moves` (the ranked moves, in rank order)
 /// reordered to match. A rank's selective search can value its move above an earlier
@@ -548,6 +547,7 @@ fn in_score_order<M: Copy>(
     (best, lines.collect())
 }
 
+/// A root move's score (its bound and proof) and line, from a completed root search.
 fn ranked<G: Searchable>(
     s: &mut Searcher<'_, G>,
     position: &G,
