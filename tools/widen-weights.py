@@ -28,7 +28,10 @@ PARAMS = 173_668
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__.strip().splitlines()[2])
-    raw = zlib.decompress(open(sys.argv[1], "rb").read())
+    try:
+        raw = zlib.decompress(open(sys.argv[1], "rb").read())
+    except (OSError, zlib.error) as e:
+        sys.exit(f"{sys.argv[1]}: {e}")
     if raw[:8] != MAGIC:
         sys.exit(f"{sys.argv[1]}: not a weights file (no {MAGIC.decode()} header)")
     phases, params, scale = struct.unpack("<III", raw[8:20])
@@ -43,7 +46,10 @@ def main():
     for p in range(PHASES):
         out += raw[20 + 2 * params * p : 20 + 2 * params * (p + 1)]
         out += bytes(2 * (PARAMS - params))
-    open(sys.argv[2], "wb").write(zlib.compress(bytes(out), 9))
+    try:
+        open(sys.argv[2], "wb").write(zlib.compress(bytes(out), 9))
+    except OSError as e:
+        sys.exit(f"{sys.argv[2]}: {e}")
 
 
 if __name__ == "__main__":
