@@ -738,3 +738,63 @@ fn a_book_is_built_resumed_sharded_deepened_added_to_and_shown() {
         assert_eq!(stderr(&out).trim().lines().count(), 1, "{}", stderr(&out));
     }
 }
+
+#[test]
+fn kalah_db_list_of_an_unreadable_data_directory_fails_in_one_line() {
+    // A data directory that is a file: its `kalah` folder cannot be read (a permission
+    // would not stop root, who runs CI).
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let path = file.path().to_str().unwrap();
+    let out = engine(&["kalah-db", "list", "--data-dir", path]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("cannot read the data directory"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(
+        out.stdout.is_empty(),
+        "no 'no Kalah database' when it could not look"
+    );
+    // A data directory with no databases yet is no error.
+    let empty = tempfile::tempdir().unwrap();
+    let out = engine(&[
+        "kalah-db",
+        "list",
+        "--data-dir",
+        empty.path().to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("no Kalah database"));
+}
+
+/// The shipped Multi-ProbCut models are what their commands (in each file's header) make
+/// of the shipped samples with the shipped weights.
+#[test]
+fn probcut_fits_of_the_shipped_samples_reproduce_the_shipped_models() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
+    let dir = tempfile::tempdir().unwrap();
+    for (command, sample, model) in [
+        ("fit", "probcut-sample.txt", "probcut.txt"),
+        ("fit-end", "probcut-end-sample.txt", "probcut-end.txt"),
+    ] {
+        let out = dir.path().join(model);
+        let output = engine(&[
+            "probcut",
+            command,
+            &format!("{data}/{sample}"),
+            "-o",
+            out.to_str().unwrap(),
+            "--min-count",
+            "30",
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let shipped = std::fs::read_to_string(format!("{data}/{model}")).unwrap();
+        let made = std::fs::read_to_string(&out)
+            .unwrap()
+            .replace(out.to_str().unwrap(), &format!("engine/data/{model}"))
+            .replace(&format!("{data}/"), "engine/data/");
+        assert_eq!(made, shipped, "{command}");
+    }
+}

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use engine::files::FileError;
 use engine::game::kalah::{Kalah, KalahRules};
 use engine::game::{Game, MoveList, Side};
 use engine::search::kalah::{DatabaseError, KalahDatabase, Storage};
@@ -318,9 +319,15 @@ fn database_files_round_trip_and_refuse_damage_and_other_rules() {
             assert!(KalahDatabase::read(bad).is_err(), "{name} {}", bad.len());
         }
     }
+    // Refused by the one file reader (engine::files): a missing file is the system's
+    // error, a folder is no database file at all.
     assert!(matches!(
         KalahDatabase::load(&dir.join("missing.db")),
-        Err(DatabaseError::Io { .. })
+        Err(DatabaseError::File(FileError::Io { .. }))
+    ));
+    assert!(matches!(
+        KalahDatabase::load(&dir),
+        Err(DatabaseError::File(FileError::NotARegularFile { .. }))
     ));
     std::fs::remove_dir_all(&dir).unwrap();
 }

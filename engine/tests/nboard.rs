@@ -356,9 +356,11 @@ fn a_move_keeps_to_the_games_clock() {
     let asked = std::time::Instant::now();
     e.send("go");
     let lines = e.until("===");
+    // Within the clock: the move's limit is a quarter of it, so four times that is slack
+    // for a loaded machine.
     assert!(
-        asked.elapsed() < Duration::from_secs(10),
-        "a one-second game took {:?}: {lines:?}",
+        asked.elapsed() < Duration::from_secs(1),
+        "a move of a one-second game took {:?}: {lines:?}",
         asked.elapsed()
     );
 }

@@ -51,6 +51,17 @@ fn reference<G: Evaluate>(position: &G, depth: i32) -> i32 {
         .unwrap_or(i32::MIN)
 }
 
+/// The depth the reference searches for a search asked for `depth`: the same, or where that
+/// reaches the end of the game (at least the empty squares) the whole game, since the
+/// engine then solves (`Limits::goal`); with passes as plies, twice the empties (and one
+/// more) surely reach the end.
+fn reference_depth<G: Game>(position: &G, depth: i32) -> i32 {
+    match position.empties() {
+        Some(e) if depth >= e as i32 => 2 * e as i32 + 1,
+        _ => depth,
+    }
+}
+
 /// Value of `mv` from the mover's view, by the reference.
 fn move_value<G: Evaluate>(position: &G, mv: G::Move, depth: i32) -> i32 {
     let child = position.play(mv);
@@ -59,6 +70,23 @@ fn move_value<G: Evaluate>(position: &G, mv: G::Move, depth: i32) -> i32 {
     } else {
         -reference(&child, depth - 1)
     }
+}
+
+/// The search's value is the reference's at `full` plies, and its best move achieves it.
+fn check_result<G: Evaluate>(
+    position: &G,
+    result: &engine::search::SearchResult<G::Move>,
+    full: i32,
+    expected: i32,
+    what: &str,
+) {
+    assert_eq!(result.score.value, expected, "value: {what}");
+    let mv = result.best_move.expect("a move");
+    assert_eq!(
+        move_value(position, mv, full),
+        expected,
+        "best move {mv}: {what}"
+    );
 }
 
 /// A random position `plies_min..plies_max` random moves from the start (not finished).
@@ -95,6 +123,8 @@ fn positions_and_depths<G: Game>(
     })
 }
 
+/// Every algorithm, with and without the table and iterative deepening, each run with a
+/// table of its own, against the reference on `count` random positions.
 fn check_game<G: Searchable>(
     start: G,
     plies: std::ops::Range<usize>,
@@ -104,7 +134,8 @@ fn check_game<G: Searchable>(
 ) {
     let mut tt = TranspositionTable::new(1);
     for (position, depth) in positions_and_depths(start, plies, depths, count, seed) {
-        let expected = reference(&position, depth);
+        let full = reference_depth(&position, depth);
+        let expected = reference(&position, full);
         for algorithm in Algorithm::ALL {
             for use_tt in [false, true] {
                 for iterative in [false, true] {
@@ -118,17 +149,13 @@ fn check_game<G: Searchable>(
                         depth: Some(depth as u32),
                         ..Limits::default()
                     };
+                    // A fresh table each run: no search reads another's entries back.
+                    tt.clear();
                     let result = search(&position, &mut tt, &params, &limits, &mut |_| {});
                     let what = format!(
                         "{algorithm} tt={use_tt} id={iterative} depth {depth} on {position}"
                     );
-                    assert_eq!(result.score.value, expected, "value: {what}");
-                    let mv = result.best_move.expect("a move");
-                    assert_eq!(
-                        move_value(&position, mv, depth),
-                        expected,
-                        "best move {mv}: {what}"
-                    );
+                    check_result(&position, &result, full, expected, &what);
                 }
             }
         }
@@ -169,6 +196,59 @@ fn kalah_6x6() {
     with_position!(start("kalah6x6"), p => check_game(p, 0..50, &[1, 2, 3, 4], 1000, 6));
 }
 
+/// Deeper searches, where the table's cut-offs, enhanced transposition cut-offs and the
+/// searches' re-searches all come into play.
+#[test]
+fn deeper_searches_on_small_boards() {
+    with_position!(start("othello4x4"), p => check_game(p, 0..3, &[6, 7, 8], 60, 21));
+    with_position!(start("othello4x6"), p => check_game(p, 0..8, &[6, 7, 8], 40, 22));
+    with_position!(start("othello6x6"), p => check_game(p, 0..16, &[6, 7], 16, 23));
+    with_position!(start("kalah6x4"), p => check_game(p, 0..20, &[6, 7, 8], 16, 24));
+}
+
+#[test]
+fn othello_8x8_midgame() {
+    with_position!(start("othello8x8"), p => check_game(p, 10..30, &[5, 6, 5, 6, 7], 10, 25));
+}
+
+/// One table kept across the positions of a game and every depth and algorithm, as a
+/// game keeps it: entries of other positions, depths and algorithms are read back.
+fn check_kept_table<G: Searchable>(start: G, depths: &[i32], games: usize, seed: u64) {
+    let mut rng = Rng(seed);
+    let mut tt = TranspositionTable::new(1);
+    for game in 0..games {
+        let mut position = start;
+        let mut ply = 0;
+        while !position.is_terminal() {
+            let depth = depths[(ply + game) % depths.len()];
+            let full = reference_depth(&position, depth);
+            let expected = reference(&position, full);
+            let algorithm = Algorithm::ALL[(ply + game) % Algorithm::ALL.len()];
+            let params = SearchParams {
+                algorithm,
+                ..SearchParams::default()
+            };
+            let limits = Limits::depth_or_exact(Some(depth as u32));
+            let result = search(&position, &mut tt, &params, &limits, &mut |_| {});
+            let what =
+                format!("{algorithm} depth {depth} at ply {ply} of game {game} on {position}");
+            check_result(&position, &result, full, expected, &what);
+            let mut moves = MoveList::new();
+            position.generate_moves(&mut moves);
+            position = position.play(moves[rng.below(moves.len())]);
+            ply += 1;
+        }
+    }
+}
+
+#[test]
+fn one_table_kept_through_games() {
+    with_position!(start("othello4x4"), p => check_kept_table(p, &[2, 5, 3, 7, 4, 6], 20, 31));
+    with_position!(start("othello6x6"), p => check_kept_table(p, &[3, 5, 2, 4, 6], 4, 32));
+    with_position!(start("octagon"), p => check_kept_table(p, &[2, 4, 3, 5], 10, 33));
+    with_position!(start("kalah6x4"), p => check_kept_table(p, &[3, 6, 2, 5, 4], 4, 34));
+}
+
 #[test]
 fn kalah_commercial_rules() {
     with_position!(start("kalah4x3-noemptycapture-endwhenstuck"), p => check_game(p, 0..20, &[1, 2, 3, 5], 300, 7));
@@ -203,11 +283,12 @@ fn check_multipv<G: Searchable>(
             let last = result.iterations.last().expect("an iteration");
             let lines: Vec<_> = last.ranked().collect();
             assert_eq!(lines.len(), k.min(legal.len()), "{what}");
-            assert_eq!(lines[0].1.value, reference(&position, depth), "{what}");
+            let full = reference_depth(&position, depth);
+            assert_eq!(lines[0].1.value, reference(&position, full), "{what}");
             for (rank, (mv, score, pv)) in lines.iter().enumerate() {
                 assert_eq!(
                     score.value,
-                    move_value(&position, *mv, depth),
+                    move_value(&position, *mv, full),
                     "rank {rank}: {what}"
                 );
                 assert_eq!(pv.first(), Some(mv), "rank {rank}: {what}");
@@ -313,7 +394,9 @@ fn parallel_searches_return_the_single_thread_value() {
         for i in 0..12 {
             let position = random_position(start, &mut rng, 16..30);
             let threads = [2, 4][i % 2];
+            let algorithm = Algorithm::ALL[i % Algorithm::ALL.len()];
             let params = SearchParams {
+                algorithm,
                 threads,
                 ..SearchParams::default()
             };
@@ -322,22 +405,26 @@ fn parallel_searches_return_the_single_thread_value() {
             let one = search(&position, &mut tt, &SearchParams::default(), &limits, &mut |_| {});
             tt.clear();
             let many = search(&position, &mut tt, &params, &limits, &mut |_| {});
-            let what = format!("depth 7 with {threads} threads on {position}");
+            let what = format!("{algorithm} depth 7 with {threads} threads on {position}");
             assert_eq!(many.score.value, one.score.value, "{what}");
             assert!(position.is_legal(many.best_move.expect("a move")), "{what}");
         }
     });
     for game in ["othello6x6", "kalah6x4"] {
         with_position!(start(game), start => {
-            for (position, depth) in positions_and_depths(start, 4..20, &[2, 3, 4, 5], 60, 13) {
+            let cases = positions_and_depths(start, 4..20, &[2, 3, 4, 5], 60, 13);
+            for (i, (position, depth)) in cases.enumerate() {
+                // Every algorithm's search, helpers and all.
+                let algorithm = Algorithm::ALL[i % Algorithm::ALL.len()];
                 let params = SearchParams {
+                    algorithm,
                     threads: 4,
                     ..SearchParams::default()
                 };
                 let limits = Limits::depth_or_exact(Some(depth as u32));
                 tt.clear();
                 let result = search(&position, &mut tt, &params, &limits, &mut |_| {});
-                let what = format!("depth {depth} with 4 threads on {position}");
+                let what = format!("{algorithm} depth {depth} with 4 threads on {position}");
                 assert_eq!(result.score.value, reference(&position, depth), "{what}");
                 let mv = result.best_move.expect("a move");
                 assert_eq!(move_value(&position, mv, depth), result.score.value, "{what}");

@@ -1,7 +1,8 @@
 //! Multi-ProbCut at the level games are played at, on the 20 mid-game positions of
 //! data/midgame-36-45.obf: a selective search prunes (deterministic node counts, far
 //! below full width's) and its values stay near full width's. A change that stopped the
-//! cuts, or made them wild, fails here; the agreement tests only see full width.
+//! cuts, or made them wild, fails here; the agreement tests only see full width. A solve
+//! asked of a selective search is exact: engine/tests/endgames.rs.
 
 use engine::game::othello::{Othello, OthelloMove};
 use engine::search::{Limits, SearchParams, SearchResult, Selectivity, TranspositionTable, search};
@@ -36,7 +37,11 @@ fn selective_searches_prune_and_stay_near_full_width() {
         full_nodes += full.stats.nodes;
         selective_nodes += selective.stats.nodes;
         assert!(selective.stats.probcuts > 0, "no cut in {}", p.id);
-        difference += (full.score.value - selective.score.value).abs();
+        // Each value near full width's (6 discs at most today, 1.1 on average): one wild
+        // cut fails here even when the mean hides it.
+        let off = (full.score.value - selective.score.value).abs();
+        assert!(off <= 8, "{}: selective {off} discs from full width", p.id);
+        difference += off;
     }
     assert!(
         selective_nodes * 3 < full_nodes,

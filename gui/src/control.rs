@@ -168,7 +168,7 @@ impl GameControl {
                 .is_some_and(|s| s.purpose == Purpose::Solve && s.ply == ply);
             if link.is_open() && link.search.is_none() && !solved {
                 let go = Go {
-                    algorithm: engine.go().algorithm,
+                    algorithm: engine.search_algorithm,
                     infinite: true,
                     multipv: self.settings.value_all.then_some(MultiPv::All),
                     ..Go::default()
@@ -254,8 +254,9 @@ impl GameControl {
     /// Opens the first game of the GGF file.
     pub fn open_ggf(&mut self) {
         let path = self.settings.ggf_path.clone();
-        let game = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read {path}: {e}"))
+        let limit = engine::files::SizeLimit::GAME_RECORDS;
+        let game = engine::files::read_text(std::path::Path::new(&path), limit)
+            .map_err(|e| e.to_string())
             .and_then(|text| engine::ggf::parse_games(&text).map_err(|e| format!("{path}: {e}")))
             .and_then(|games| GameHistory::from_ggf(&games[0]).map_err(|e| e.to_string()));
         match game {

@@ -21,9 +21,11 @@ pub enum Controller {
 pub struct EngineSettings {
     /// `builtin`, a command line, or `tcp:host:port`.
     pub endpoint: String,
-    /// The algorithm sent with each `go` (MTD(f) by default).
-    #[serde(with = "as_text")]
-    pub algorithm: Algorithm,
+    /// The algorithm named in each `go`; `None` (the default) names none, so the engine
+    /// searches its own way and plays from its opening book. (Settings saved when every
+    /// `go` named one kept it as `algorithm`; they load with the engine's own way.)
+    #[serde(default, with = "optional_text")]
+    pub search_algorithm: Option<Algorithm>,
     /// Depth per move (0: the engine decides).
     pub depth: u32,
     /// Time per move in ms (0: none).
@@ -47,7 +49,7 @@ impl Default for EngineSettings {
     fn default() -> Self {
         EngineSettings {
             endpoint: BUILTIN.into(),
-            algorithm: Algorithm::Mtdf,
+            search_algorithm: None,
             depth: 0,
             movetime_ms: 1000,
             hash_mib: 64,
@@ -62,7 +64,7 @@ impl EngineSettings {
     #[must_use]
     pub fn go(&self) -> Go {
         Go {
-            algorithm: Some(self.algorithm),
+            algorithm: self.search_algorithm,
             depth: (self.depth > 0).then_some(self.depth),
             movetime: (self.movetime_ms > 0).then_some(self.movetime_ms),
             ..Go::default()
@@ -146,6 +148,31 @@ mod as_text {
     }
 }
 
+/// An optional algorithm is stored by name, or as `null` when none is named.
+mod optional_text {
+    use protocol::Algorithm;
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(
+        value: &Option<Algorithm>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(a) => s.collect_str(a),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Algorithm>, D::Error> {
+        Option::<String>::deserialize(d)?
+            .map(|name| name.parse().map_err(D::Error::custom))
+            .transpose()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,5 +194,38 @@ mod tests {
             ..e
         };
         assert!(e.options().contains(&("KalahDatabase".into(), "16".into())));
+    }
+
+    #[test]
+    fn every_option_the_gui_sends_is_one_the_engine_declares() {
+        let e = EngineSettings {
+            threads: 2,
+            kalah_db_seeds: 16,
+            ..EngineSettings::default()
+        };
+        let sent: Vec<String> = e.options().into_iter().map(|(name, _)| name).collect();
+        assert_eq!(sent, ["Hash", "PassInfo", "Threads", "KalahDatabase"]);
+        for name in &sent {
+            assert!(
+                engine::core::option_names().any(|declared| declared == name),
+                "the GUI sets {name}, which the engine does not declare"
+            );
+        }
+    }
+
+    #[test]
+    fn a_go_names_an_algorithm_only_when_the_user_picked_one() {
+        // Settings of before: every `go` named MTD(f), so the engine never used its book.
+        let old = r#"{"endpoint":"builtin","algorithm":"mtdf","depth":0,"movetime_ms":1000,"hash_mib":64}"#;
+        let e: EngineSettings = serde_json::from_str(old).unwrap();
+        assert_eq!(e.go().algorithm, None);
+        let picked = EngineSettings {
+            search_algorithm: Some(Algorithm::NegaScout),
+            ..e
+        };
+        assert_eq!(picked.go().algorithm, Some(Algorithm::NegaScout));
+        let saved = serde_json::to_string(&picked).unwrap();
+        let loaded: EngineSettings = serde_json::from_str(&saved).unwrap();
+        assert_eq!(loaded, picked);
     }
 }

@@ -85,6 +85,26 @@ fn a_human_move_gets_the_engines_reply() {
 }
 
 #[test]
+fn the_engine_plays_from_its_opening_book_as_with_any_other_front() {
+    let mut s = settings("othello8x8", [Controller::Engine, Controller::Human]);
+    s.engines[0].depth = 0;
+    s.engines[0].movetime_ms = 5_000;
+    let mut h = harness(s);
+    h.run();
+    wait_until(&mut h, "the engine's first move", |app| {
+        app.control().game().cursor() == 1
+    });
+    let played = h.state().control().game().moves()[0].clone();
+    let search = h.state().control().link(0).last_search.as_ref().unwrap();
+    assert!(
+        search.book.contains_key(&played),
+        "{played} was not a book move: {:?}",
+        search.book
+    );
+    assert!(search.iterations.is_empty(), "answered without a search");
+}
+
+#[test]
 fn an_illegal_click_is_refused_and_undo_takes_a_move_back() {
     let mut h = harness(settings(
         "othello8x8",
@@ -273,6 +293,17 @@ fn a_long_solve_is_stopped_from_its_button() {
     h.run();
     assert!(h.state().control().link(0).search.is_none());
     assert!(h.query_by_label("Solve").is_some());
+    // The engine stopped too: its `bestmove` came (the console shows it), after the stop.
+    wait_until(&mut h, "the engine's bestmove after the stop", |app| {
+        let console = &app.control().link(0).console;
+        let stop = console.iter().rposition(|l| l.outgoing && l.text == "stop");
+        stop.is_some_and(|at| {
+            console
+                .iter()
+                .skip(at)
+                .any(|l| !l.outgoing && l.text.starts_with("bestmove"))
+        })
+    });
 }
 
 #[test]

@@ -140,21 +140,39 @@ fn cases() -> u32 {
         .unwrap_or(48)
 }
 
-/// Sends the lines (never a `quit`), then expects `readyok` within the patience.
+/// Sends the lines (never a `quit`), then expects `readyok` within the patience, and an
+/// `error` before it for every line the protocol cannot read (bytes that are not UTF-8,
+/// or text that is no command): one reply per bad line, at least (a command that reads
+/// well may still be refused, an illegal move say).
 fn survives(client: &mut Client, lines: &[Vec<u8>]) -> Result<(), TestCaseError> {
+    let mut bad = 0;
     for line in lines.iter().filter(|l| !is_quit(l)) {
+        bad += line.split(|&b| b == b'\n').filter(|l| is_bad(l)).count();
         let mut bytes = line.clone();
         bytes.push(b'\n');
         client.send_bytes(&bytes).unwrap();
     }
     // Whatever is running now (a search may be), isready is answered at once.
     client.send_line("isready").unwrap();
+    let mut errors = 0;
     loop {
         match client.next_message(PATIENCE) {
-            Ok(Message::ReadyOk) => return Ok(()),
+            Ok(Message::ReadyOk) => break,
+            Ok(Message::Error(_)) => errors += 1,
             Ok(_) => {}
             Err(e) => return Err(TestCaseError::fail(format!("no readyok: {e}"))),
         }
+    }
+    prop_assert!(errors >= bad, "{errors} errors for {bad} bad lines");
+    Ok(())
+}
+
+/// True for a line the engine must answer with an `error`: not UTF-8, or not a command
+/// (blank lines are ignored).
+fn is_bad(line: &[u8]) -> bool {
+    match std::str::from_utf8(line) {
+        Err(_) => true,
+        Ok(text) => !text.trim().is_empty() && text.parse::<Command>().is_err(),
     }
 }
 

@@ -234,8 +234,15 @@ fn a_client_that_never_reads_is_cut_off() {
 /// waited for the table that a `newgame` or a new `Hash` asked for to be cleared or made
 /// (0.1-0.7 s for 1 GiB). Any number of clears cost one, and a stopped search does not
 /// wait for it. Timed against what a search's clear costs on this machine, now.
+/// The two tests that time 1 GiB tables run one at a time: side by side, each would time
+/// the other's memory traffic.
+static GIB_TABLES: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn stop_stays_fast_after_a_flood_of_newgames() {
+    let _alone = GIB_TABLES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut engine = PipedEngine::start(&["--hash", "1024", "--table-memory", "1024"]);
     let mut script = String::from("position othello8x8 startpos\ngo depth 1\n");
     script.push_str(&"newgame\n".repeat(200_000));
@@ -287,6 +294,9 @@ fn stop_stays_fast_after_a_flood_of_newgames() {
 /// alone takes; the rest of the clear waits for later searches.
 #[test]
 fn a_move_s_time_includes_the_table_s_clear() {
+    let _alone = GIB_TABLES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut engine = PipedEngine::start(&["--hash", "1024", "--table-memory", "1024"]);
     let searched = |engine: &mut PipedEngine, go: &str| {
         engine.send(format!("newgame\nposition othello8x8 startpos\n{go}\n").as_bytes());
@@ -486,7 +496,7 @@ fn tcp_clients_name_files_only_under_the_data_directory() {
         lines[0].clone()
     };
     let closed = TcpServer::start(&[]);
-    for name in ["EvalFile", "KalahDatabase"] {
+    for name in ["EvalFile", "KalahDatabase", "BookFile"] {
         let exists = refusal(&closed, name, "/etc/passwd");
         assert!(exists.contains("--data-dir"), "{exists}");
         assert_eq!(exists, refusal(&closed, name, "/no/such/file"));
@@ -521,4 +531,77 @@ fn tcp_clients_name_files_only_under_the_data_directory() {
         .as_bytes(),
     );
     assert_eq!(engine.until("readyok"), ["readyok"]);
+}
+
+// 5. A closed stdout, and files that are not files.
+
+/// With `go infinite` running and the client's end of stdout closed, the engine kept
+/// searching (a core burnt until killed): output that cannot be written ends the session
+/// as the end of its input does, and the process exits.
+#[test]
+fn a_closed_stdout_ends_the_session_and_its_search() {
+    let mut child = Command::new(engine_binary())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut output = BufReader::new(child.stdout.take().unwrap());
+    input
+        .write_all(b"position othello8x8 startpos moves f5 d6\ngo infinite\n")
+        .unwrap();
+    let mut first = String::new();
+    output.read_line(&mut first).unwrap();
+    assert!(first.starts_with("info"), "{first}");
+    drop(output);
+    // Standard input stays open: only the closed output can end the session.
+    let deadline = Instant::now() + PATIENCE;
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "the engine still runs with its stdout closed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(input);
+}
+
+/// `/dev/zero` named as a book, weights, a suite or openings grew the engine until the
+/// kernel killed it: every file is refused unless it is a regular file within its format's
+/// size, in one line, before anything is allocated.
+#[test]
+fn files_that_are_not_regular_files_are_refused_in_one_line() {
+    for args in [
+        &["book", "info", "/dev/zero"][..],
+        &["book", "show", "--book", "/dev/zero"],
+        &[
+            "solve",
+            "--eval-file",
+            "/dev/zero",
+            "othello8x8",
+            "startpos",
+        ],
+        &["bench", "--file", "/dev/zero"],
+    ] {
+        let out = Command::new(engine_binary()).args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(
+            stderr.contains("/dev/zero is not a regular file"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+    }
+    let mut engine = PipedEngine::start(&[]);
+    for option in ["BookFile", "EvalFile", "KalahDatabase"] {
+        engine.send(format!("setoption name {option} value /dev/zero\nisready\n").as_bytes());
+        let lines = engine.until("readyok");
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(
+            lines[0].starts_with(&format!("error option {option}: "))
+                && lines[0].contains("/dev/zero is not a regular file"),
+            "{lines:?}"
+        );
+    }
 }

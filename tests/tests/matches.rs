@@ -751,6 +751,48 @@ fn sprt_stops_a_one_sided_match_early() {
     assert!(report.contains("H1 accepted"), "{report}");
 }
 
+/// Our engine in the native protocol under a match clock, its opening book off so that it
+/// searches every move with the time manager: no flag falls, and no side uses more than
+/// its clock (a 3 s clock; the engine's moves take at most a quarter of what is left).
+#[test]
+fn the_native_engine_keeps_to_the_match_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("clock.jsonl");
+    let out = run_match(&[
+        "--engine",
+        "name=a option.OwnBook=false",
+        "--engine",
+        "name=b option.OwnBook=false",
+        "--clock",
+        "3000+20",
+        "--opening-plies",
+        "0",
+        "--results",
+        file.to_str().unwrap(),
+    ]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    let games = results(&file);
+    assert_eq!(games.len(), 2, "{report}");
+    for g in &games {
+        assert_eq!(g.termination, Termination::Normal, "{g:?}");
+        for side in 0..2 {
+            let moves: Vec<u64> = g
+                .moves
+                .iter()
+                .skip(side)
+                .step_by(2)
+                .map(|p| p.time_ms)
+                .collect();
+            let allowed = 3000 + 20 * moves.len() as u64;
+            let used: u64 = moves.iter().sum();
+            assert!(
+                used <= allowed,
+                "side {side} used {used} ms of {allowed}: {g:?}"
+            );
+        }
+    }
+}
+
 /// Under `--clock`, an NBoard engine is told its clock as the NBoard GUI does (`TI` in the
 /// record): our engine in NBoard mode, given no depth, would search to `MidDepth` 10 a
 /// move (tens of milliseconds, past a 1.5 s clock within a game); told its clock, it

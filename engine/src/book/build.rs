@@ -7,12 +7,12 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::{Book, Key, Leaf, key_of, position_of, settle, write_book};
+use crate::game::othello::symmetry::canonical;
 use crate::game::othello::{Geometry, Othello, OthelloMove};
 use crate::game::{Game, GameMove, Start};
-use crate::match_runner::Shard;
 use crate::search::eval::Evaluator;
 use crate::search::{Limits, SearchParams, Selectivity, TranspositionTable, search_with};
-use crate::train::labels::canonical;
+use crate::shard::Shard;
 
 /// Table of each thread's leaf searches, in MiB.
 const TABLE_MIB: usize = 64;
@@ -69,7 +69,7 @@ fn search_leaf(
         .collect();
     let limits = Limits {
         exclude,
-        ..Limits::depth_or_solve(settings.depth, position.empties())
+        ..Limits::depth_or_exact(Some(settings.depth))
     };
     let params = SearchParams {
         selectivity: settings.selectivity,
@@ -137,8 +137,9 @@ pub fn search_leaves(
 /// shard resumed, or run on a book another shard has begun, does the same ones.
 #[must_use]
 pub fn in_shard(shard: Shard, key: Key) -> bool {
-    let mixed = crate::game::zobrist::mix(key.0 ^ crate::game::zobrist::mix(key.1));
-    (mixed % shard.count as u64) as usize == shard.index - 1
+    shard.holds_hash(crate::game::zobrist::mix(
+        key.0 ^ crate::game::zobrist::mix(key.1),
+    ))
 }
 
 /// Searches every leaf of `book` that needs it and that `shard` owns, writing the book to

@@ -25,6 +25,9 @@ const NO_LEAF: u8 = 255;
 /// Why a book cannot be read or written.
 #[derive(Debug, Error)]
 pub enum BookError {
+    /// A file that may not be read (not a regular file, too large) or cannot be.
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
     /// The file could not be read or written.
     #[error("{path}: {error}")]
     Io {
@@ -48,10 +51,7 @@ pub enum BookError {
 /// # Errors
 /// A file that cannot be read, is not a book, or is damaged.
 pub fn read_book(path: &Path) -> Result<Book, BookError> {
-    let bytes = std::fs::read(path).map_err(|error| BookError::Io {
-        path: path.display().to_string(),
-        error,
-    })?;
+    let bytes = crate::files::read(path, crate::files::SizeLimit::BOOK)?;
     parse(&bytes, &path.display().to_string())
 }
 

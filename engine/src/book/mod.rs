@@ -12,10 +12,10 @@ use std::sync::{Arc, OnceLock};
 
 use rand::{Rng, RngExt};
 
+use crate::game::othello::symmetry::all_transforms;
+use crate::game::othello::symmetry::canonical;
 use crate::game::othello::{Geometry, Othello, OthelloMove};
 use crate::game::{Game, Side, Start};
-use crate::search::eval::patterns::all_transforms;
-use crate::train::labels::canonical;
 
 pub use file::{BookError, read_book, write_book};
 

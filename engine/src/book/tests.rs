@@ -6,8 +6,8 @@ use rand::rngs::StdRng;
 use super::build::{LeafSearch, complete, deepen, frontier, in_shard, positions_of, select};
 use super::file::{parse, to_bytes};
 use super::*;
-use crate::match_runner::Shard;
 use crate::search::{Limits, SearchParams, TranspositionTable};
+use crate::shard::Shard;
 
 fn start() -> Othello {
     Othello::start(Geometry::Board8x8, Start::Standard)
@@ -136,6 +136,33 @@ fn choose_takes_the_best_or_one_within_the_margin() {
         let m = book.choose(&start(), 64, &mut rng).unwrap();
         assert!(moves.contains(&m));
     }
+}
+
+#[test]
+fn a_margin_of_one_disc_draws_only_the_moves_within_it() {
+    let book = Book::builtin();
+    let (after_f5, _) = settle(&start(), start().parse_move("f5").unwrap());
+    let valued: Vec<(String, i32)> = book
+        .moves(&after_f5)
+        .iter()
+        .map(|m| (m.mv.to_string(), m.value))
+        .collect();
+    assert_eq!(
+        valued,
+        [("d6".into(), -1), ("f6".into(), -2), ("f4".into(), -8)]
+    );
+    let drawn: std::collections::BTreeSet<String> = (0..100)
+        .map(|seed| {
+            let mut rng = StdRng::seed_from_u64(seed);
+            book.choose(&after_f5, 1, &mut rng).unwrap().mv.to_string()
+        })
+        .collect();
+    assert_eq!(drawn, ["d6".to_string(), "f6".to_string()].into());
+    let mut rng = StdRng::seed_from_u64(0);
+    assert_eq!(
+        book.choose(&after_f5, 0, &mut rng).unwrap().mv.to_string(),
+        "d6"
+    );
 }
 
 #[test]

@@ -66,8 +66,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     };
     let evaluator = args.eval.choice()?.evaluator();
     if let Some(path) = &args.file {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+        let text = engine::files::read_text(path, engine::files::SizeLimit::POSITION_LIST)?;
         let suite = parse_suite(&text).with_context(|| format!("in {}", path.display()))?;
         return run_suite(&suite, args, &params, &evaluator);
     }

@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use engine::book::build::{LeafSearch, add_games, complete, deepen, positions_of, select};
 use engine::book::{Book, read_book, write_book};
 use engine::game::othello::{Geometry, OthelloMove};
-use engine::game::{AnyPosition, Game, GameId};
+use engine::game::{AnyPosition, GameId};
 use engine::ggf::parse_games;
 use engine::match_runner::{Opening, Shard};
 use engine::search::Selectivity;
@@ -264,8 +264,7 @@ fn add(args: &AddArgs) -> anyhow::Result<()> {
     for file in &args.games {
         let name = file.to_string_lossy().to_ascii_lowercase();
         if name.ends_with(".ggf") {
-            let text = std::fs::read_to_string(file)
-                .with_context(|| format!("cannot read {}", file.display()))?;
+            let text = engine::files::read_text(file, engine::files::SizeLimit::POSITION_LIST)?;
             for (n, game) in parse_games(&text)
                 .with_context(|| file.display().to_string())?
                 .into_iter()
@@ -357,7 +356,7 @@ fn check(book: &Book, sample: usize, depth: u32, seed: u64, threads: usize) -> a
     let started = Instant::now();
     for (n, i) in chosen.into_iter().enumerate() {
         let position = engine::book::position_of(keys[i]);
-        let limits = engine::search::Limits::depth_or_solve(depth, position.empties());
+        let limits = engine::search::Limits::depth_or_exact(Some(depth));
         let deep = engine::search::search_with(
             &position,
             &mut tt,

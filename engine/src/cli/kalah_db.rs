@@ -184,7 +184,8 @@ fn install(args: &InstallArgs) -> anyhow::Result<()> {
 
 fn list(data_dir: Option<&Path>) -> anyhow::Result<()> {
     let dir = kalah_folder(data_dir)?;
-    let found = list_installed(&dir);
+    let found = list_installed(&dir)
+        .with_context(|| format!("cannot read the data directory {}", dir.display()))?;
     if found.is_empty() {
         println!(
             "no Kalah database in {} (`engine kalah-db install <pits>` builds one)",

@@ -147,8 +147,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let wanted = args.games.map(|g| g.div_ceil(per_opening));
     let openings = match (&args.openings_file, &args.openings) {
         (Some(path), _) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
+            let text = engine::files::read_text(path, engine::files::SizeLimit::POSITION_LIST)?;
             openings::from_text(args.game, &text)
                 .with_context(|| format!("in {}", path.display()))?
         }

@@ -94,11 +94,15 @@ pub fn run(args: &ProbcutArgs) -> anyhow::Result<()> {
 }
 
 /// The sample file's text, if it exists.
-fn sample_text(path: &PathBuf) -> anyhow::Result<String> {
-    match std::fs::read_to_string(path) {
+fn sample_text(path: &std::path::Path) -> anyhow::Result<String> {
+    match engine::files::read_text(path, engine::files::SizeLimit::POSITION_LIST) {
         Ok(text) => Ok(text),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
-        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+        Err(engine::files::FileError::Io { source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            Ok(String::new())
+        }
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -185,7 +189,9 @@ fn sample(args: &SampleArgs) -> anyhow::Result<()> {
 }
 
 /// The samples of a sample file, which must hold some.
-fn read_samples(path: &PathBuf) -> anyhow::Result<Vec<engine::train::probcut::DepthValues>> {
+fn read_samples(
+    path: &std::path::Path,
+) -> anyhow::Result<Vec<engine::train::probcut::DepthValues>> {
     let text = sample_text(path)?;
     let (samples, _) = read_sample(&text).with_context(|| format!("in {}", path.display()))?;
     anyhow::ensure!(!samples.is_empty(), "{} has no sample", path.display());

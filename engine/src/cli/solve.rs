@@ -55,8 +55,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
         ..Limits::default()
     };
     if let Some(file) = &args.file {
-        let text = std::fs::read_to_string(file)
-            .with_context(|| format!("cannot read {}", file.display()))?;
+        let text = engine::files::read_text(file, engine::files::SizeLimit::POSITION_LIST)?;
         let suite = parse_suite(&text).with_context(|| format!("in {}", file.display()))?;
         let mut wrong = 0;
         for entry in &suite {

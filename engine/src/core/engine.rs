@@ -2,9 +2,7 @@
 //! order the front makes them; the search runs on the engine's [`Worker`] thread.
 
 use std::future::Future;
-use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use protocol::{BestMove, Go, Goal, Info, Score};
@@ -13,15 +11,16 @@ use thiserror::Error;
 use super::Shared;
 use super::events::{Event, EventSink};
 use super::file_access::FileAccess;
-use super::job::SearchJob;
+use super::job::{KalahSetup, SearchJob};
 use super::options::{EngineOptions, OptionError};
+use super::plan;
 use super::pool::{PoolExhausted, Reservation, ThreadBudget};
 use super::worker::{Worker, stop_flag};
 use crate::book::BookMove;
 use crate::data_dir::kalah_dir;
 use crate::game::AnyPosition;
-use crate::search::SearchParams;
-use crate::search::kalah::{DatabaseCache, auto_build_seeds};
+use crate::search::kalah::{DatabaseSource, auto_build_seeds};
+use crate::search::{Limits, SearchParams};
 
 /// How an engine ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,29 +41,50 @@ pub struct Request {
     /// Value every position of this game, from the last back to the first
     /// ([`Event::Valued`] for each), instead of searching the engine's position.
     pub game: Option<Vec<AnyPosition>>,
-    /// What the opening book does for it (with option `OwnBook` on).
-    pub book: BookUse,
+    /// What it is for: the opening book answers, shows its moves or keeps out of it (with
+    /// option `OwnBook` on).
+    pub intent: Intent,
 }
 
-/// What the opening book does for a request in a book position (8x8 Othello, option
-/// `OwnBook` on).
+/// What a request is for, decided once by the front that reads it: it says whether the
+/// opening book (8x8 Othello, option `OwnBook` on) has a part in it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum BookUse {
-    /// As the protocol says: a `go` that plays a move (no depth, node limit, algorithm,
-    /// goal, multi-PV or `infinite`) is answered with a book move; a `go infinite`
-    /// (analysis) first gets a line per book move; other searches do not see the book.
-    #[default]
-    Protocol,
-    /// Answer with a book move whatever the limits (NBoard's `go`, whose depth is the
-    /// GUI's level).
+pub enum Intent {
+    /// Play a move: in a book position a book move answers, whatever the limits.
     Play,
-    /// Send a line per book move, then search (NBoard's `hint`).
-    Show,
+    /// Analyse: in a book position a line per book move first, then the search.
+    Analyse,
+    /// Search exactly as told: the book is not consulted.
+    #[default]
+    Search,
+}
+
+impl Intent {
+    /// The intent of a native-protocol `go` (PROTOCOL.md, option `OwnBook`): a `go` that
+    /// plays a move (no depth, node limit, algorithm, goal or multi-PV, not `infinite`)
+    /// plays; `go infinite` analyses; anything else searches as told.
+    #[must_use]
+    pub fn of_go(go: &Go) -> Intent {
+        if go.infinite {
+            Intent::Analyse
+        } else if go.depth.is_none()
+            && go.nodes.is_none()
+            && go.algorithm.is_none()
+            && go.goal == Goal::Heuristic
+            && go.multipv.is_none()
+        {
+            Intent::Play
+        } else {
+            Intent::Search
+        }
+    }
 }
 
 impl From<Go> for Request {
+    /// A request for `go`, with the intent its shape gives ([`Intent::of_go`]).
     fn from(go: Go) -> Request {
         Request {
+            intent: Intent::of_go(&go),
             go,
             ..Request::default()
         }
@@ -98,12 +118,10 @@ pub struct Engine {
     reservation: Arc<Reservation>,
     /// The process's search threads, leased to each search.
     threads: Arc<ThreadBudget>,
-    /// The process's Kalah databases.
-    kalah_databases: Arc<DatabaseCache>,
-    /// Where `KalahDatabase auto` finds installed databases.
-    kalah_dir: Option<PathBuf>,
-    /// Whether this engine has said how to install a Kalah database.
-    kalah_hinted: Arc<AtomicBool>,
+    /// The process's Kalah databases, where `auto` finds installed ones, and whether this
+    /// engine has said how to install one (its `source` is set from the option at each
+    /// `go`).
+    kalah: KalahSetup,
 }
 
 impl Engine {
@@ -138,9 +156,12 @@ impl Engine {
             infinite: false,
             reservation,
             threads: Arc::clone(&shared.threads),
-            kalah_databases: Arc::clone(&shared.kalah_databases),
-            kalah_dir: config.data_dir.as_deref().map(kalah_dir),
-            kalah_hinted: Arc::default(),
+            kalah: KalahSetup {
+                source: DatabaseSource::Auto,
+                databases: Arc::clone(&shared.kalah_databases),
+                dir: config.data_dir.as_deref().map(kalah_dir),
+                hinted: Arc::default(),
+            },
         })
     }
 
@@ -187,6 +208,7 @@ impl Engine {
     /// # Errors
     /// When one runs already, there is no position, or its table does not fit.
     pub fn go(&mut self, request: Request) -> Result<(), GoError> {
+        let received = Instant::now();
         if self.searching() {
             return Err(GoError::Busy);
         }
@@ -196,7 +218,7 @@ impl Engine {
             (_, None) => return Err(GoError::NoPosition),
         };
         let go = request.go;
-        if !game && self.answer_from_book(&positions[0], &go, request.book) {
+        if !game && self.answer_from_book(&positions[0], &go, request.intent) {
             return Ok(());
         }
         let hash_mib = self.table_mib(&positions, &go)?;
@@ -218,7 +240,15 @@ impl Engine {
             algorithm: go.algorithm.unwrap_or_default(),
             thresholds: self.options.thresholds,
             selectivity: self.options.selectivity,
+            threads: threads.threads(),
             ..SearchParams::default()
+        };
+        let stop = stop_flag();
+        // The first position searched is the last (a game's are valued from the end).
+        let first = positions.last().expect("a position or a game's");
+        let limits = Limits {
+            asked: Some(received),
+            ..plan::limits(&go, first, &stop)
         };
         self.started += 1;
         self.infinite = go.infinite;
@@ -228,40 +258,31 @@ impl Engine {
             progress: request.progress,
             events: Arc::clone(&self.events),
             params,
-            stop: stop_flag(),
-            received: Instant::now(),
+            limits,
+            stop,
             hash_mib,
             pass_info: self.options.pass_info,
             go,
             threads,
             evaluator: self.options.evaluator(),
-            kalah_db: self.options.kalah_db.clone(),
-            kalah_databases: Arc::clone(&self.kalah_databases),
-            kalah_dir: self.kalah_dir.clone(),
-            kalah_hinted: Arc::clone(&self.kalah_hinted),
+            kalah: KalahSetup {
+                source: self.options.kalah_db.clone(),
+                ..self.kalah.clone()
+            },
         });
         Ok(())
     }
 
-    /// The opening book's part in a `go` on `position`, as `use_book` says: true when a
-    /// book move answered it (no search then); book lines, best first, are sent before a
-    /// search that shows them.
-    fn answer_from_book(&self, position: &AnyPosition, go: &Go, use_book: BookUse) -> bool {
+    /// The opening book's part in a `go` on `position`, as its `intent` says: true when a
+    /// book move answered it (no search then); book lines, best first, are sent before an
+    /// analysis.
+    fn answer_from_book(&self, position: &AnyPosition, go: &Go, intent: Intent) -> bool {
         let AnyPosition::Othello(position) = position else {
             return false;
         };
-        let plays = go.depth.is_none()
-            && go.nodes.is_none()
-            && go.algorithm.is_none()
-            && go.goal == Goal::Heuristic
-            && go.multipv.is_none()
-            && !go.infinite;
-        let use_book = match use_book {
-            BookUse::Protocol if plays => BookUse::Play,
-            BookUse::Protocol if go.infinite => BookUse::Show,
-            BookUse::Protocol => return false,
-            chosen => chosen,
-        };
+        if intent == Intent::Search {
+            return false;
+        }
         let Some(book) = self.options.book() else {
             return false;
         };
@@ -276,7 +297,7 @@ impl Engine {
             pv: vec![m.mv.to_string()],
             ..Info::default()
         };
-        if use_book == BookUse::Show {
+        if intent == Intent::Analyse {
             let moves = book.moves(position);
             if !moves.is_empty() {
                 let lines = (1..)

@@ -10,7 +10,6 @@ use crossbeam_channel::RecvTimeoutError;
 use protocol::{BestMove, Depth, Go, Goal, Info, PassInfo};
 
 use super::events::{Event, EventSink};
-use super::plan;
 use super::pool::ThreadLease;
 use crate::game::AnyPosition;
 use crate::search::eval::Evaluator;
@@ -30,29 +29,38 @@ pub(crate) struct SearchJob {
     /// Send [`Event::Progress`] this often.
     pub(crate) progress: Option<Duration>,
     pub(crate) events: Arc<dyn EventSink>,
+    /// How to search, with the threads leased.
     pub(crate) params: SearchParams,
-    /// The request's limits, goal, multi-PV and id (`go infinite` holds its end until
-    /// stopped).
+    /// The request as the protocol types it: its id, and `infinite` (which holds the end
+    /// until stopped).
     pub(crate) go: Go,
+    /// The request's limits, worked out once when it came (a time limit counts from then).
+    pub(crate) limits: Limits,
     /// Set by the engine to stop it.
     pub(crate) stop: Arc<AtomicBool>,
-    /// When the `go` came: a time limit counts from then.
-    pub(crate) received: Instant,
     pub(crate) hash_mib: usize,
     pub(crate) pass_info: bool,
-    /// The search threads it holds of the server's budget, until it ends (they override
-    /// `params.threads`).
+    /// The search threads it holds of the server's budget, until it ends
+    /// (`params.threads` of them).
     pub(crate) threads: ThreadLease,
     /// Othello's evaluation (options `Eval` and `EvalFile`).
     pub(crate) evaluator: Evaluator,
     /// Where a Kalah search gets its database.
-    pub(crate) kalah_db: DatabaseSource,
+    pub(crate) kalah: KalahSetup,
+}
+
+/// Where a Kalah search gets its database: the option, the process's databases, the data
+/// directory `auto` looks in, and whether the engine has said how to install one.
+#[derive(Clone, Debug)]
+pub(crate) struct KalahSetup {
+    /// Option `KalahDatabase`.
+    pub(crate) source: DatabaseSource,
     /// Where databases are kept between searches.
-    pub(crate) kalah_databases: Arc<DatabaseCache>,
+    pub(crate) databases: Arc<DatabaseCache>,
     /// Where `KalahDatabase auto` finds installed databases.
-    pub(crate) kalah_dir: Option<PathBuf>,
+    pub(crate) dir: Option<PathBuf>,
     /// Set once the engine has said how to install a database (it says so once).
-    pub(crate) kalah_hinted: Arc<AtomicBool>,
+    pub(crate) hinted: Arc<AtomicBool>,
 }
 
 /// Runs the job on `tt`: its Kalah database obtained first if it needs one, then its
@@ -71,22 +79,23 @@ fn kalah_database(job: &SearchJob) -> Option<Arc<KalahDatabase>> {
         return None;
     };
     let say = |text: String| job.events.send(Event::Note(job.note(text)));
+    let kalah = &job.kalah;
     let rules = position.rules();
     let context = AutoContext {
-        dir: job.kalah_dir.as_deref(),
-        solve: job.go.goal != Goal::Heuristic,
+        dir: kalah.dir.as_deref(),
+        solve: job.limits.goal(None, &job.params.thresholds) != Goal::Heuristic,
     };
-    if job.kalah_db == DatabaseSource::Auto
-        && !job.kalah_hinted.load(Ordering::Relaxed)
+    if kalah.source == DatabaseSource::Auto
+        && !kalah.hinted.load(Ordering::Relaxed)
         && let Some(hint) = context.install_hint(rules)
     {
-        job.kalah_hinted.store(true, Ordering::Relaxed);
+        kalah.hinted.store(true, Ordering::Relaxed);
         say(hint);
     }
-    let database = job
-        .kalah_databases
+    let database = kalah
+        .databases
         .obtain(
-            &job.kalah_db,
+            &kalah.source,
             rules,
             context,
             &mut |seeds| {
@@ -99,14 +108,14 @@ fn kalah_database(job: &SearchJob) -> Option<Arc<KalahDatabase>> {
         .unwrap_or_else(|e| {
             say(format!(
                 "KalahDatabase {}: {e}; searching without it",
-                job.kalah_db
+                kalah.source
             ));
             None
         });
     if context.solve
         && let Some(db) = &database
     {
-        say(format!("KalahDatabase {}: {}", job.kalah_db, db.describe()));
+        say(format!("KalahDatabase {}: {}", kalah.source, db.describe()));
     }
     database
 }
@@ -188,8 +197,11 @@ fn run_job(
         let limits = Limits {
             progress: progress.map(|p| Arc::clone(&p.running)),
             // The first search's time counts from the `go`, table work included.
-            asked: (index + 1 == job.positions.len()).then_some(job.received),
-            ..plan::limits(&job.go, position, &job.stop)
+            asked: job
+                .limits
+                .asked
+                .filter(|_| index + 1 == job.positions.len()),
+            ..job.limits.clone()
         };
         // Each game's own resources: Kalah's database.
         let (info, best, stopped) = match position {
@@ -276,11 +288,7 @@ fn run_search<G: Searchable>(
             job.events.send(Event::Iteration(lines));
         }
     };
-    let params = SearchParams {
-        threads: job.threads.threads(),
-        ..job.params.clone()
-    };
-    let result = search::search_with(position, tt, &params, resources, limits, &mut report);
+    let result = search::search_with(position, tt, &job.params, resources, limits, &mut report);
     let info = final_info(job, &result, tt.hashfull());
     let best = BestMove {
         mv: result.best_move.map(|m| m.to_string()),
@@ -305,10 +313,8 @@ impl SearchJob {
     /// Until when the table may be made or cleared before a search with a time limit: a
     /// tenth of the time the move should take (the rest is left for the next search).
     pub(crate) fn housekeeping_until(&self) -> Option<Instant> {
-        let first = self.positions.last()?;
-        let limits = plan::limits(&self.go, first, &self.stop);
-        let time = limits.soft_time.or(limits.movetime)?;
-        self.received.checked_add(time / 10)
+        let time = self.limits.soft_time.or(self.limits.movetime)?;
+        self.limits.asked?.checked_add(time / 10)
     }
 
     /// An `info` with only this search's id.

@@ -23,10 +23,10 @@ mod worker;
 use std::sync::Arc;
 
 pub use config::ServerConfig;
-pub use engine::{BookUse, Ending, Engine, GoError, Request};
+pub use engine::{Ending, Engine, GoError, Intent, Request};
 pub use events::{Event, EventSink};
 pub use file_access::{FileAccess, NotAllowed};
-pub use options::{EngineOptions, OptionError};
+pub use options::{EngineOptions, OptionError, option_names};
 
 use crate::search::kalah::DatabaseCache;
 use pool::{TablePool, ThreadBudget};
@@ -46,6 +46,11 @@ impl Shared {
     /// The shared state of a process serving with `config`.
     #[must_use]
     pub fn new(config: ServerConfig) -> Arc<Shared> {
+        // What the first search would make is made before the first line is answered.
+        crate::search::othello::warm_up();
+        if config.own_book {
+            let _ = crate::book::Book::builtin();
+        }
         Arc::new(Shared {
             pool: TablePool::new(config.table_memory_mib),
             threads: ThreadBudget::new(config.max_threads),

@@ -36,23 +36,31 @@ pub struct EngineOptions {
     pub(crate) kalah_db: DatabaseSource,
     /// Multi-ProbCut's confidence in heuristic searches (option `Selectivity`).
     pub(crate) selectivity: Selectivity,
-    default_selectivity: Selectivity,
-    max_threads: usize,
-    default_threads: usize,
     /// The evaluation (options `Eval` and `EvalFile`).
     eval: EvalChoice,
-    default_eval: EvalChoice,
-    default_hash_mib: usize,
-    max_hash_mib: usize,
     /// Whether a `go` that plays a move takes it from the opening book (option `OwnBook`).
     own_book: bool,
-    default_own_book: bool,
     /// The book read from `BookFile` (`None`: the shipped one).
     book_file: Option<Arc<Book>>,
     /// Book moves within this many discs of the best may be played (`BookRandomness`).
     pub(crate) book_randomness: u32,
     /// The files `EvalFile`, `BookFile` and `KalahDatabase` may name.
     files: FileAccess,
+    /// What the session started with: the options' defaults and limits.
+    defaults: Defaults,
+}
+
+/// The session's defaults and limits (the server's command line), which some options'
+/// defaults and ranges are.
+#[derive(Clone, Debug)]
+struct Defaults {
+    hash_mib: usize,
+    max_hash_mib: usize,
+    threads: usize,
+    max_threads: usize,
+    selectivity: Selectivity,
+    eval: EvalChoice,
+    own_book: bool,
 }
 
 /// A `setoption` that cannot be applied; each names the option and the value refused.
@@ -85,24 +93,248 @@ pub enum OptionError {
     Unusable { name: &'static str, reason: String },
 }
 
-/// The names, in the order the handshake lists them.
-const NAMES: [&str; 15] = [
-    "Hash",
-    "Threads",
-    "MidDepth",
-    "WldEmpties",
-    "ExactEmpties",
-    "SolverEmpties",
-    "PassInfo",
-    "Selectivity",
-    "Eval",
-    "EvalFile",
-    "KalahDatabase",
-    "KalahSolveHash",
-    "OwnBook",
-    "BookFile",
-    "BookRandomness",
+/// One option, declared once: its name, and its kind with its default, range and what
+/// setting it does.
+struct Declared {
+    name: &'static str,
+    handler: Handler,
+}
+
+/// An option's kind, default and range (from the session's [`Defaults`]), and its setter,
+/// which gets a value already checked against the kind.
+enum Handler {
+    /// A whole number in `min..=max`.
+    Spin {
+        range: fn(&Defaults) -> SpinRange,
+        set: fn(&mut EngineOptions, i64),
+    },
+    /// `true` or `false`.
+    Check {
+        default: fn(&Defaults) -> bool,
+        set: fn(&mut EngineOptions, bool),
+    },
+    /// One of `values`; the setter parses it.
+    Combo {
+        default: fn(&Defaults) -> String,
+        values: fn() -> Vec<String>,
+        set: fn(&mut EngineOptions, &str) -> Result<(), String>,
+    },
+    /// A word (a file, a source): the setter says why one cannot be used.
+    Text {
+        default: fn(&Defaults) -> String,
+        set: fn(&mut EngineOptions, &str) -> Result<(), String>,
+    },
+}
+
+/// A spin option's default and range.
+struct SpinRange {
+    default: i64,
+    min: i64,
+    max: i64,
+}
+
+impl SpinRange {
+    fn new(default: impl TryInto<i64>, min: i64, max: impl TryInto<i64>) -> SpinRange {
+        SpinRange {
+            default: default.try_into().unwrap_or(i64::MAX),
+            min,
+            max: max.try_into().unwrap_or(i64::MAX),
+        }
+    }
+}
+
+/// A spin value within its range (at most a table's MiB or 64): it fits.
+fn small(v: i64) -> u32 {
+    u32::try_from(v).unwrap_or(u32::MAX)
+}
+
+/// A spin value within its range, as a count.
+fn count(v: i64) -> usize {
+    usize::try_from(v).unwrap_or(1)
+}
+
+/// A file option's value: `None` for [`BUILTIN_WEIGHTS`], else the file it may name.
+fn named_file(o: &EngineOptions, value: &str) -> Result<Option<std::path::PathBuf>, String> {
+    (value != BUILTIN_WEIGHTS)
+        .then(|| o.files.resolve(Path::new(value)).map_err(|e| e.to_string()))
+        .transpose()
+}
+
+/// Every option, in the order the handshake lists them.
+const OPTIONS: [Declared; 15] = [
+    Declared {
+        name: "Hash",
+        handler: Handler::Spin {
+            range: |d| SpinRange::new(d.hash_mib, 1, d.max_hash_mib),
+            set: |o, v| o.hash_mib = count(v),
+        },
+    },
+    Declared {
+        name: "Threads",
+        handler: Handler::Spin {
+            range: |d| SpinRange::new(d.threads, 1, d.max_threads),
+            set: |o, v| o.threads = count(v),
+        },
+    },
+    Declared {
+        name: "MidDepth",
+        handler: Handler::Spin {
+            range: |_| SpinRange::new(Thresholds::default().mid_depth, 1, 60),
+            set: |o, v| o.thresholds.mid_depth = small(v),
+        },
+    },
+    Declared {
+        name: "WldEmpties",
+        handler: Handler::Spin {
+            range: |_| SpinRange::new(Thresholds::default().wld_empties, 0, 64),
+            set: |o, v| o.thresholds.wld_empties = small(v),
+        },
+    },
+    Declared {
+        name: "ExactEmpties",
+        handler: Handler::Spin {
+            range: |_| SpinRange::new(Thresholds::default().exact_empties, 0, 64),
+            set: |o, v| o.thresholds.exact_empties = small(v),
+        },
+    },
+    Declared {
+        name: "SolverEmpties",
+        handler: Handler::Spin {
+            range: |_| SpinRange::new(Thresholds::default().small_solver_empties, 0, 64),
+            set: |o, v| o.thresholds.small_solver_empties = small(v),
+        },
+    },
+    Declared {
+        name: "PassInfo",
+        handler: Handler::Check {
+            default: |_| false,
+            set: |o, on| o.pass_info = on,
+        },
+    },
+    Declared {
+        name: "Selectivity",
+        handler: Handler::Combo {
+            default: |d| d.selectivity.to_string(),
+            values: || Selectivity::ALL.map(|s| s.to_string()).to_vec(),
+            set: |o, v| {
+                o.selectivity = v.parse().map_err(|_| v.to_string())?;
+                Ok(())
+            },
+        },
+    },
+    Declared {
+        name: "Eval",
+        handler: Handler::Combo {
+            default: |d| d.eval.kind.to_string(),
+            values: || {
+                [EvalKind::Trained, EvalKind::Hand]
+                    .map(|k| k.to_string())
+                    .to_vec()
+            },
+            set: |o, v| {
+                o.eval.kind = v.parse().map_err(|_| v.to_string())?;
+                Ok(())
+            },
+        },
+    },
+    Declared {
+        name: "EvalFile",
+        handler: Handler::Text {
+            default: |d| {
+                d.eval
+                    .file
+                    .as_ref()
+                    .map_or_else(|| BUILTIN_WEIGHTS.to_string(), |f| f.display().to_string())
+            },
+            set: |o, v| {
+                let file = named_file(o, v)?;
+                o.eval =
+                    EvalChoice::new(o.eval.kind, file.as_deref()).map_err(|e| e.to_string())?;
+                Ok(())
+            },
+        },
+    },
+    Declared {
+        name: "KalahDatabase",
+        handler: Handler::Text {
+            default: |_| DatabaseSource::Auto.to_string(),
+            set: |o, v| {
+                let mut source: DatabaseSource = v.parse().map_err(|e| format!("{e}"))?;
+                if let DatabaseSource::File(path) = &mut source {
+                    *path = o.files.resolve(path).map_err(|e| e.to_string())?;
+                    // Its header now, so that a wrong file is refused at once; its values
+                    // (seconds for a large one) at the first search that needs them.
+                    KalahDatabase::check_file(path).map_err(|e| e.to_string())?;
+                }
+                o.kalah_db = source;
+                Ok(())
+            },
+        },
+    },
+    Declared {
+        name: "KalahSolveHash",
+        handler: Handler::Spin {
+            range: |d| SpinRange::new(KALAH_SOLVE_HASH_MIB.min(d.max_hash_mib), 1, d.max_hash_mib),
+            set: |o, v| o.kalah_solve_hash_mib = count(v),
+        },
+    },
+    Declared {
+        name: "OwnBook",
+        handler: Handler::Check {
+            default: |d| d.own_book,
+            set: |o, on| o.own_book = on,
+        },
+    },
+    Declared {
+        name: "BookFile",
+        handler: Handler::Text {
+            default: |_| BUILTIN_WEIGHTS.to_string(),
+            set: |o, v| {
+                o.book_file = named_file(o, v)?
+                    .map(|path| read_book(&path).map(Arc::new).map_err(|e| e.to_string()))
+                    .transpose()?;
+                Ok(())
+            },
+        },
+    },
+    Declared {
+        name: "BookRandomness",
+        handler: Handler::Spin {
+            range: |_| SpinRange::new(0, 0, 64),
+            set: |o, v| o.book_randomness = small(v),
+        },
+    },
 ];
+
+/// The names of every option the engine offers, in the order the handshake lists them
+/// (for frontends that set options by name, and the tests that keep them in step).
+pub fn option_names() -> impl Iterator<Item = &'static str> {
+    OPTIONS.iter().map(|o| o.name)
+}
+
+impl Handler {
+    /// The kind the handshake announces, with its default and range.
+    fn kind(&self, d: &Defaults) -> OptionKind {
+        match self {
+            Handler::Spin { range, .. } => {
+                let SpinRange { default, min, max } = range(d);
+                OptionKind::Spin { default, min, max }
+            }
+            Handler::Check { default, .. } => OptionKind::Check {
+                default: default(d),
+            },
+            Handler::Combo {
+                default, values, ..
+            } => OptionKind::Combo {
+                default: default(d),
+                values: values(),
+            },
+            Handler::Text { default, .. } => OptionKind::String {
+                default: default(d),
+            },
+        }
+    }
+}
 
 impl EngineOptions {
     pub(crate) fn new(
@@ -113,26 +345,30 @@ impl EngineOptions {
         files: FileAccess,
     ) -> EngineOptions {
         let hash_mib = hash_mib.min(max_hash_mib);
+        let max_threads = max_threads.max(1);
+        let threads = threads.clamp(1, max_threads);
         EngineOptions {
             hash_mib,
             kalah_solve_hash_mib: KALAH_SOLVE_HASH_MIB.min(max_hash_mib),
             thresholds: Thresholds::default(),
             pass_info: false,
-            threads: threads.clamp(1, max_threads.max(1)),
+            threads,
             kalah_db: DatabaseSource::Auto,
             selectivity: Selectivity::PLAY,
-            default_selectivity: Selectivity::PLAY,
-            max_threads: max_threads.max(1),
-            default_threads: threads.clamp(1, max_threads.max(1)),
-            default_eval: eval.clone(),
-            eval,
-            default_hash_mib: hash_mib,
-            max_hash_mib,
+            eval: eval.clone(),
             own_book: true,
-            default_own_book: true,
             book_file: None,
             book_randomness: 0,
             files,
+            defaults: Defaults {
+                hash_mib,
+                max_hash_mib,
+                threads,
+                max_threads,
+                selectivity: Selectivity::PLAY,
+                eval,
+                own_book: true,
+            },
         }
     }
 
@@ -140,7 +376,7 @@ impl EngineOptions {
     #[must_use]
     pub(crate) fn with_selectivity(mut self, selectivity: Selectivity) -> EngineOptions {
         self.selectivity = selectivity;
-        self.default_selectivity = selectivity;
+        self.defaults.selectivity = selectivity;
         self
     }
 
@@ -148,67 +384,8 @@ impl EngineOptions {
     #[must_use]
     pub(crate) fn with_own_book(mut self, on: bool) -> EngineOptions {
         self.own_book = on;
-        self.default_own_book = on;
+        self.defaults.own_book = on;
         self
-    }
-
-    /// The option's type, default and range.
-    fn kind(&self, name: &str) -> OptionKind {
-        let t = Thresholds::default();
-        let spin = |default: u32, min: i64, max: i64| OptionKind::Spin {
-            default: default.into(),
-            min,
-            max,
-        };
-        match name {
-            "Hash" => OptionKind::Spin {
-                default: self.default_hash_mib as i64,
-                min: 1,
-                max: self.max_hash_mib as i64,
-            },
-            "KalahSolveHash" => OptionKind::Spin {
-                default: KALAH_SOLVE_HASH_MIB.min(self.max_hash_mib) as i64,
-                min: 1,
-                max: self.max_hash_mib as i64,
-            },
-            "Threads" => OptionKind::Spin {
-                default: self.default_threads as i64,
-                min: 1,
-                max: self.max_threads as i64,
-            },
-            "MidDepth" => spin(t.mid_depth, 1, 60),
-            "WldEmpties" => spin(t.wld_empties, 0, 64),
-            "ExactEmpties" => spin(t.exact_empties, 0, 64),
-            "SolverEmpties" => spin(t.small_solver_empties, 0, 64),
-            "BookRandomness" => spin(0, 0, 64),
-            "Selectivity" => OptionKind::Combo {
-                default: self.default_selectivity.to_string(),
-                values: Selectivity::ALL.map(|s| s.to_string()).to_vec(),
-            },
-            "Eval" => OptionKind::Combo {
-                default: self.default_eval.kind.to_string(),
-                values: [EvalKind::Trained, EvalKind::Hand]
-                    .map(|k| k.to_string())
-                    .to_vec(),
-            },
-            "KalahDatabase" => OptionKind::String {
-                default: DatabaseSource::Auto.to_string(),
-            },
-            "BookFile" => OptionKind::String {
-                default: BUILTIN_WEIGHTS.to_string(),
-            },
-            "OwnBook" => OptionKind::Check {
-                default: self.default_own_book,
-            },
-            "EvalFile" => OptionKind::String {
-                default: self
-                    .default_eval
-                    .file
-                    .as_ref()
-                    .map_or_else(|| BUILTIN_WEIGHTS.to_string(), |f| f.display().to_string()),
-            },
-            _ => OptionKind::Check { default: false },
-        }
     }
 
     /// The opening book a `go` plays from, unless `OwnBook` is off.
@@ -224,25 +401,27 @@ impl EngineOptions {
 
     /// Every option, for the handshake. Defaults are those the session started with.
     pub fn specs(&self) -> Vec<OptionSpec> {
-        NAMES
+        OPTIONS
             .iter()
-            .map(|&name| OptionSpec {
-                name: name.to_string(),
-                kind: self.kind(name),
+            .map(|o| OptionSpec {
+                name: o.name.to_string(),
+                kind: o.handler.kind(&self.defaults),
             })
             .collect()
     }
 
     /// Applies `setoption name <name> value <value>` (names match without regard to case).
     pub(crate) fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
-        let Some(&name) = NAMES.iter().find(|n| n.eq_ignore_ascii_case(name)) else {
+        let Some(option) = OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(name)) else {
             return Err(OptionError::Unknown {
                 name: name.to_string(),
-                known: NAMES.join(", "),
+                known: option_names().collect::<Vec<_>>().join(", "),
             });
         };
-        match self.kind(name) {
-            OptionKind::Spin { min, max, .. } => {
+        let name = option.name;
+        match &option.handler {
+            Handler::Spin { range, set } => {
+                let SpinRange { min, max, .. } = range(&self.defaults);
                 let v = value
                     .parse::<i64>()
                     .ok()
@@ -253,73 +432,9 @@ impl EngineOptions {
                         min,
                         max,
                     })?;
-                let t = &mut self.thresholds;
-                // In range, so the conversions cannot fail.
-                let small = u32::try_from(v).unwrap_or_default();
-                match name {
-                    "Hash" => self.hash_mib = usize::try_from(v).unwrap_or(1),
-                    "KalahSolveHash" => {
-                        self.kalah_solve_hash_mib = usize::try_from(v).unwrap_or(1);
-                    }
-                    "Threads" => self.threads = usize::try_from(v).unwrap_or(1),
-                    "MidDepth" => t.mid_depth = small,
-                    "WldEmpties" => t.wld_empties = small,
-                    "ExactEmpties" => t.exact_empties = small,
-                    "BookRandomness" => self.book_randomness = small,
-                    _ => t.small_solver_empties = small,
-                }
+                set(self, v);
             }
-            OptionKind::Combo { values, .. } => {
-                let not_one_of = || OptionError::NotOneOf {
-                    name,
-                    value: value.to_string(),
-                    values: values.join(", "),
-                };
-                if name == "Selectivity" {
-                    self.selectivity = value.parse().map_err(|_| not_one_of())?;
-                } else {
-                    self.eval.kind = value.parse().map_err(|_| not_one_of())?;
-                }
-            }
-            OptionKind::String { .. } if name == "KalahDatabase" => {
-                let unusable = |e: &dyn std::fmt::Display| OptionError::Unusable {
-                    name,
-                    reason: e.to_string(),
-                };
-                let mut source: DatabaseSource = value.parse().map_err(|e| unusable(&e))?;
-                if let DatabaseSource::File(path) = &mut source {
-                    *path = self.files.resolve(path).map_err(|e| unusable(&e))?;
-                    // Its header now, so that a wrong file is refused at once; its values
-                    // (seconds for a large one) at the first search that needs them.
-                    KalahDatabase::check_file(path).map_err(|e| unusable(&e))?;
-                }
-                self.kalah_db = source;
-            }
-            OptionKind::String { .. } if name == "BookFile" => {
-                self.book_file = (value != BUILTIN_WEIGHTS)
-                    .then(|| {
-                        let path = self
-                            .files
-                            .resolve(Path::new(value))
-                            .map_err(|e| e.to_string())?;
-                        read_book(&path).map(Arc::new).map_err(|e| e.to_string())
-                    })
-                    .transpose()
-                    .map_err(|reason| OptionError::Unusable { name, reason })?;
-            }
-            OptionKind::String { .. } => {
-                let unusable = |e: &dyn std::fmt::Display| OptionError::Unusable {
-                    name,
-                    reason: e.to_string(),
-                };
-                let file = (value != BUILTIN_WEIGHTS)
-                    .then(|| self.files.resolve(Path::new(value)))
-                    .transpose()
-                    .map_err(|e| unusable(&e))?;
-                self.eval =
-                    EvalChoice::new(self.eval.kind, file.as_deref()).map_err(|e| unusable(&e))?;
-            }
-            OptionKind::Check { .. } => {
+            Handler::Check { set, .. } => {
                 let on = match value {
                     "true" => true,
                     "false" => false,
@@ -330,11 +445,17 @@ impl EngineOptions {
                         });
                     }
                 };
-                if name == "OwnBook" {
-                    self.own_book = on;
-                } else {
-                    self.pass_info = on;
-                }
+                set(self, on);
+            }
+            Handler::Combo { values, set, .. } => {
+                set(self, value).map_err(|_| OptionError::NotOneOf {
+                    name,
+                    value: value.to_string(),
+                    values: values().join(", "),
+                })?;
+            }
+            Handler::Text { set, .. } => {
+                set(self, value).map_err(|reason| OptionError::Unusable { name, reason })?;
             }
         }
         Ok(())
@@ -393,11 +514,99 @@ mod tests {
         assert_eq!(o.kalah_solve_hash_mib, 512);
         assert!(o.set("KalahSolveHash", "2048").is_err(), "above --max-hash");
         let specs = o.specs();
-        assert_eq!(specs.len(), NAMES.len());
+        assert_eq!(specs.len(), OPTIONS.len());
         assert_eq!(
             specs[0].to_string(),
             "option name Hash type spin default 64 min 1 max 1024"
         );
+    }
+
+    /// PROTOCOL.md's option table: (name, type, default) per row, in its order.
+    fn documented_options() -> Vec<(String, String, String)> {
+        let text = include_str!("../../../PROTOCOL.md");
+        let table = text
+            .split_once("| option | type | default | range | meaning |")
+            .expect("PROTOCOL.md has the option table")
+            .1;
+        table
+            .lines()
+            .skip(2)
+            .take_while(|line| line.starts_with('|'))
+            .map(|row| {
+                let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+                let word = |cell: &str| {
+                    let first = cell.split(" (").next().unwrap_or_default();
+                    first.trim_matches('`').to_string()
+                };
+                (word(cells[1]), cells[2].to_string(), word(cells[3]))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn protocol_md_lists_every_option_with_its_type_and_default() {
+        let o = EngineOptions::new(64, 1024, EvalChoice::default(), (1, 4), FileAccess::Any);
+        let announced: Vec<(String, String, String)> = o
+            .specs()
+            .into_iter()
+            .map(|spec| {
+                let (kind, default) = match spec.kind {
+                    OptionKind::Spin { default, .. } => ("spin", default.to_string()),
+                    OptionKind::Check { default } => ("check", default.to_string()),
+                    OptionKind::Combo { default, .. } => ("combo", default),
+                    OptionKind::String { default } => ("string", default),
+                };
+                (spec.name, kind.to_string(), default)
+            })
+            .collect();
+        assert_eq!(documented_options(), announced);
+    }
+
+    #[test]
+    fn every_option_has_a_setter_of_its_own_kind() {
+        // Each option's default, set back, is accepted and changes nothing announced.
+        let mut o = EngineOptions::new(64, 1024, EvalChoice::default(), (1, 4), FileAccess::Any);
+        let before: Vec<String> = o.specs().iter().map(ToString::to_string).collect();
+        for spec in o.specs() {
+            let default = match spec.kind {
+                OptionKind::Spin { default, .. } => default.to_string(),
+                OptionKind::Check { default } => default.to_string(),
+                OptionKind::Combo { default, .. } | OptionKind::String { default } => default,
+            };
+            o.set(&spec.name, &default)
+                .unwrap_or_else(|e| panic!("{}: {e}", spec.name));
+        }
+        let after: Vec<String> = o.specs().iter().map(ToString::to_string).collect();
+        assert_eq!(before, after);
+        // A value of another kind is refused by the option's own check.
+        assert!(matches!(
+            o.set("OwnBook", "3"),
+            Err(OptionError::NotABool {
+                name: "OwnBook",
+                ..
+            })
+        ));
+        assert!(matches!(
+            o.set("BookRandomness", "true"),
+            Err(OptionError::OutOfRange {
+                name: "BookRandomness",
+                ..
+            })
+        ));
+        assert!(matches!(
+            o.set("Eval", "true"),
+            Err(OptionError::NotOneOf { name: "Eval", .. })
+        ));
+        o.set("BookRandomness", "3").unwrap();
+        assert_eq!(o.book_randomness, 3);
+        o.set("OwnBook", "false").unwrap();
+        assert!(o.book().is_none());
+        o.set("SolverEmpties", "10").unwrap();
+        assert_eq!(o.thresholds.small_solver_empties, 10);
+        o.set("WldEmpties", "22").unwrap();
+        assert_eq!(o.thresholds.wld_empties, 22);
+        o.set("MidDepth", "7").unwrap();
+        assert_eq!(o.thresholds.mid_depth, 7);
     }
 
     #[test]

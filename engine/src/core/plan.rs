@@ -1,5 +1,5 @@
-//! How a `go` searches a position: the goal (heuristic, exact or win/loss/draw), the depth,
-//! and the time, from its limits or its clock. Decided here only.
+//! A `go`'s limits for the search: its goal and depth as asked, and its time, from a fixed
+//! time per move or its clock. The time is decided here only.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -9,26 +9,19 @@ use protocol::Go;
 
 use super::timing;
 use crate::game::AnyPosition;
-use crate::search::{Goal, Limits};
+use crate::search::Limits;
 
-/// The limits of `go` on `position`, stopped by `stop`. A depth at least the empty squares
-/// left solves instead.
+/// The limits of `go` on `position`, stopped by `stop`. Whether it searches or solves is
+/// the search's to decide ([`Limits::goal`]).
 pub(crate) fn limits(go: &Go, position: &AnyPosition, stop: &Arc<AtomicBool>) -> Limits {
-    let (goal, depth) = match (go.goal, go.depth) {
-        (Goal::Heuristic, Some(depth)) => {
-            let within = Limits::depth_or_solve(depth, position.empties());
-            (within.goal, within.depth)
-        }
-        (goal, _) => (goal, None),
-    };
     // A fixed time per move is used whole; a clock's share of it is used as it pays.
     let clock = go
         .time
         .filter(|_| go.movetime.is_none())
         .map(|tc| timing::allowance(tc.time, tc.inc.unwrap_or(0), timing::moves_left(position)));
     Limits {
-        goal,
-        depth,
+        goal: go.goal,
+        depth: go.depth,
         nodes: go.nodes,
         movetime: go
             .movetime

@@ -236,11 +236,12 @@ mod tests {
 
     use super::*;
     use crate::core::events::EventSink;
+    use crate::core::job::KalahSetup;
     use crate::core::pool::{TablePool, ThreadBudget};
     use crate::game::{AnyPosition, GameId, Start};
-    use crate::search::SearchParams;
     use crate::search::eval::Evaluator;
     use crate::search::kalah::DatabaseSource;
+    use crate::search::{Limits, SearchParams};
 
     /// Events nobody reads.
     struct Nowhere;
@@ -269,21 +270,30 @@ mod tests {
             game: false,
             progress: None,
             events: Arc::new(Nowhere),
-            params: SearchParams::default(),
+            params: SearchParams {
+                threads: 2,
+                ..SearchParams::default()
+            },
             go: Go {
                 infinite: true,
                 ..Go::default()
             },
+            limits: Limits {
+                infinite: true,
+                stop: Some(Arc::clone(&stop)),
+                ..Limits::default()
+            },
             stop: Arc::clone(&stop),
-            received: Instant::now(),
             hash_mib: 8,
             pass_info: false,
             threads: threads.lease(2),
             evaluator: Evaluator::default(),
-            kalah_db: DatabaseSource::None,
-            kalah_databases: Arc::default(),
-            kalah_dir: None,
-            kalah_hinted: Arc::default(),
+            kalah: KalahSetup {
+                source: DatabaseSource::None,
+                databases: Arc::default(),
+                dir: None,
+                hinted: Arc::default(),
+            },
         });
         std::thread::sleep(Duration::from_millis(50));
         assert_eq!(pool.used_mib(), 8);

@@ -9,6 +9,9 @@ use crate::game::{GameError, GameId};
 /// What stops a match (a fault of an engine does not: it loses the game).
 #[derive(Debug, Error)]
 pub enum MatchError {
+    /// A file that may not be read (not a regular file, too large) or cannot be.
+    #[error(transparent)]
+    Read(#[from] crate::files::FileError),
     /// Fewer than two engines.
     #[error("a match needs at least two engines")]
     TooFewEngines,

@@ -19,12 +19,13 @@ mod spec;
 pub mod stats;
 mod tally;
 
+pub use crate::shard::Shard;
 pub use error::{MatchError, OpeningError};
 pub use fault::FaultKind;
 pub use game::{Clock, GameRules, ScheduledGame};
 pub use openings::Opening;
 pub use record::{GameRecord, GameResult, Termination, read_results, write_results};
-pub use shard::{Shard, combined_records, merge_records, merged_tally};
+pub use shard::{combined_records, merge_records, merged_tally};
 pub use spec::{EngineSpec, SpecError};
 pub use tally::Tally;
 

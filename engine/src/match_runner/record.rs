@@ -132,7 +132,7 @@ impl ResultsFile {
             .read(true)
             .open(path)
             .map_err(error)?;
-        let bytes = std::fs::read(path).map_err(error)?;
+        let bytes = crate::files::read(path, crate::files::SizeLimit::RESULTS)?;
         if bytes.last().is_some_and(|&b| b != b'\n') {
             let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
             file.set_len(whole as u64).map_err(error)?;
@@ -183,10 +183,14 @@ pub fn write_results(path: &Path, records: &[GameRecord]) -> Result<(), MatchErr
 /// # Errors
 /// When the file cannot be read or holds a line that is not a record.
 pub fn read_results(path: &Path) -> Result<Vec<GameRecord>, MatchError> {
-    let file = match File::open(path) {
+    let file = match crate::files::open(path, crate::files::SizeLimit::RESULTS) {
         Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(file_error("read", path)(e)),
+        Err(crate::files::FileError::Io { source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            return Ok(Vec::new());
+        }
+        Err(e) => return Err(e.into()),
     };
     let lines: Vec<String> = BufReader::new(file)
         .lines()

@@ -2,54 +2,11 @@
 //! [`merge`] combines the shards' results files into the tally the whole match gives.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
 use super::error::MatchError;
 use super::record::{GameRecord, read_results};
 use super::tally::Tally;
-
-/// The `index`-th (from 1) of `count` disjoint parts of a schedule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    /// Which part, 1..=count.
-    pub index: usize,
-    /// How many parts.
-    pub count: usize,
-}
-
-impl Shard {
-    /// Whether the shard plays game `index` of the schedule. Games `2k` and `2k+1` (one
-    /// opening, colours swapped) stay together, so each shard's pairs are whole; pairs are
-    /// dealt out in turn, so every shard gets a share of every part of the schedule.
-    #[must_use]
-    pub fn plays(&self, index: usize) -> bool {
-        (index / 2) % self.count == self.index - 1
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-impl FromStr for Shard {
-    type Err = String;
-
-    /// `i/n`, with 1 <= i <= n.
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let bad = || format!("'{text}' is not a shard i/n with 1 <= i <= n (e.g. 2/8)");
-        let (i, n) = text.split_once('/').ok_or_else(bad)?;
-        let index: usize = i.trim().parse().map_err(|_| bad())?;
-        let count: usize = n.trim().parse().map_err(|_| bad())?;
-        if index == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-}
 
 /// The records of several results files (the shards of one match), one per game, in the
 /// schedule's order. The same game in two files must be the same record (a shard run
@@ -142,23 +99,4 @@ pub fn merged_tally(records: &[GameRecord]) -> Tally {
         tally.add(record);
     }
     tally
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shards_read_and_split_pairs_whole() {
-        assert_eq!("2/8".parse(), Ok(Shard { index: 2, count: 8 }));
-        for bad in ["0/3", "4/3", "1", "a/b", "1/0", ""] {
-            assert!(bad.parse::<Shard>().is_err(), "{bad}");
-        }
-        let shards: Vec<Shard> = (1..=3).map(|index| Shard { index, count: 3 }).collect();
-        for game in 0..60 {
-            let owners: Vec<&Shard> = shards.iter().filter(|s| s.plays(game)).collect();
-            assert_eq!(owners.len(), 1, "game {game}");
-            assert!(owners[0].plays(game ^ 1), "game {game}'s pair");
-        }
-    }
 }

@@ -55,24 +55,15 @@ impl Plan {
     ) -> Plan {
         let t = &params.thresholds;
         let empties = position.empties();
-        let goal = match (limits.goal, empties) {
-            (Goal::Heuristic, Some(e)) if limits.depth.is_none() && !limits.infinite => {
-                if e <= t.exact_empties {
-                    Goal::Solve
-                } else if e <= t.wld_empties {
-                    Goal::Wld
-                } else {
-                    Goal::Heuristic
-                }
-            }
-            (goal, _) => goal,
-        };
+        let goal = limits.goal(empties, t);
         let open_ended = limits.infinite || limits.movetime.is_some() || limits.nodes.is_some();
-        // A solve the search chose (by empties, with a time limit), not one asked for: an
-        // asked solve goes straight to its proof.
+        // A solve the search chose by empties for a move to play, not one asked for (by
+        // its goal or by a depth that reaches the end): an asked solve goes straight to
+        // its proof, a chosen one with a time limit searches deep first.
+        let chosen_solve =
+            goal != Goal::Heuristic && limits.goal == Goal::Heuristic && limits.depth.is_none();
         let time = limits.soft_time.or(limits.movetime);
-        let timed_solve =
-            limits.goal == Goal::Heuristic && goal != Goal::Heuristic && time.is_some();
+        let timed_solve = chosen_solve && time.is_some();
         let last = match goal {
             Goal::Heuristic => match limits.depth {
                 Some(d) => i32::try_from(d)
@@ -127,7 +118,7 @@ impl Plan {
                     e.saturating_sub(SOLVE_GAP).min(t.mid_depth)
                 }
             }) as i32;
-            if limits.goal == Goal::Heuristic {
+            if chosen_solve {
                 to_the_end(shallow)
             } else {
                 (1..=shallow).map(heuristic).chain([exact]).collect()
@@ -136,17 +127,11 @@ impl Plan {
             && let Some(e) = empties
             && last >= e as i32
         {
-            // A selective search that reaches the end: selective iterations up to two
-            // plies short of it (their model's range), then a probable solve where one
-            // pays, and the exact solve when deepening without a depth or where no
-            // probable solve pays (deeper selective iterations would search to the end
-            // without the solver).
-            let shallow = e.saturating_sub(TIMED_SOLVE_GAP) as i32;
-            if last == DEPTH_TO_END || !probable {
-                to_the_end(shallow)
-            } else {
-                (1..=shallow).chain([DEPTH_TO_END]).map(heuristic).collect()
-            }
+            // A selective search that reaches the end (deepening without a depth):
+            // selective iterations up to two plies short of it (their model's range),
+            // then a probable solve where one pays, and the exact solve (deeper selective
+            // iterations would search to the end without the solver).
+            to_the_end(e.saturating_sub(TIMED_SOLVE_GAP) as i32)
         } else {
             (1..=last).map(heuristic).collect()
         };
@@ -238,7 +223,7 @@ pub fn search_with<G: Searchable>(
     let stop_helpers = Arc::new(AtomicBool::new(false));
     let helper_limits = Limits {
         // The goal the main search settles on (a solve when few squares are empty).
-        goal: Plan::new(position, params, resources, limits).goal,
+        goal: limits.goal(position.empties(), &params.thresholds),
         depth: limits.depth,
         // Open-ended: a helper runs until the main search ends.
         infinite: limits.infinite
@@ -699,18 +684,18 @@ mod tests {
         assert_eq!(plan.goal, Goal::Heuristic);
         assert_eq!(plan.steps.len(), 58 + 2);
         assert_eq!(plan.steps[57], step(58, Selectivity::PLAY));
-        // Asked for a depth that reaches the end: the probable solve is the last.
+        // A depth that reaches the end is a solve, as one asked for: no probable solve.
         let deep = Plan::new(
             &ffo40.position,
             &params,
             &evaluator,
             &Limits::depth_or_exact(Some(30)),
         );
-        let expected: Vec<Step> = (1..=18)
-            .chain([DEPTH_TO_END])
+        let expected: Vec<Step> = (1..=8)
             .map(|d| step(d, Selectivity::PLAY))
+            .chain([step(DEPTH_TO_END, Selectivity::FULL)])
             .collect();
-        assert_eq!(deep.steps, expected);
+        assert_eq!((deep.goal, deep.steps), (Goal::Solve, expected));
         // An asked solve stays exact; the hand evaluation has no model, so no probable solve.
         let asked = Limits {
             goal: Goal::Solve,
@@ -738,16 +723,14 @@ mod tests {
             .filter(|s| s.depth == DEPTH_TO_END)
             .collect();
         assert_eq!(solves, [&step(DEPTH_TO_END, Selectivity::FULL)]);
-        // Asked for a depth that reaches the end there: selective iterations two plies
-        // short of it, then the exact solve (not selective iterations to the end without
-        // the solver).
+        // Asked for a depth that reaches the end there: the solve, as asked for one.
         let deep = Plan::new(
             &near,
             &params,
             &evaluator,
             &Limits::depth_or_exact(Some(30)),
         );
-        let expected: Vec<Step> = (1..=16)
+        let expected: Vec<Step> = (1..=6)
             .map(|d| step(d, Selectivity::PLAY))
             .chain([step(DEPTH_TO_END, Selectivity::FULL)])
             .collect();
@@ -781,7 +764,7 @@ mod tests {
         assert_eq!(ends, [Proof::Heuristic, Proof::Wld]);
         assert_eq!(result.score.proof, Proof::Wld);
         assert_eq!(result.score.value.signum(), ffo40.score.unwrap().signum());
-        // Asked for a depth past the end, a selective search stops at the probable solve.
+        // Asked for a depth past the end, a selective search solves exactly.
         tt.clear();
         let limits = Limits::depth_or_exact(Some(40));
         let result = search_with(
@@ -793,16 +776,8 @@ mod tests {
             &mut |_| {},
         );
         let last = result.iterations.last().unwrap();
-        assert_eq!(
-            (last.depth, last.score.proof),
-            (Depth::End, Proof::Heuristic)
-        );
-        // Within a few discs of the exact +38.
-        assert!(
-            (result.score.value - 38).abs() <= 6,
-            "{}",
-            result.score.value
-        );
+        assert_eq!((last.depth, last.score.proof), (Depth::End, Proof::Solved));
+        assert_eq!(Some(result.score.value), ffo40.score);
     }
 
     #[test]

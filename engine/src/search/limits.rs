@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::Goal;
+use super::{Goal, Thresholds};
 
 /// Limits of one search. Unset limits do not apply.
 #[derive(Clone, Debug, Default)]
@@ -42,7 +42,8 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// A heuristic search to `depth`, or with `None` an exact solve to the end of the game.
+    /// A search to `depth` (a solve where that reaches the end, [`Limits::goal`]), or with
+    /// `None` an exact solve to the end of the game.
     #[must_use]
     pub fn depth_or_exact(depth: Option<u32>) -> Limits {
         Limits {
@@ -55,18 +56,33 @@ impl Limits {
             ..Limits::default()
         }
     }
-}
 
-impl Limits {
-    /// A search to `depth` plies, or an exact solve when the game counts its empty squares
-    /// and at most `depth` are left: the search would reach the end anyway, and the solver
-    /// gets there far faster (and sees through passes, which use plies).
+    /// What a search within these limits is for, on a position with `empties` empty
+    /// squares (`None`: a game that does not count them): the search or solve policy,
+    /// decided here only, for every front and the library alike.
+    ///
+    /// - A solve asked for (exact or win/loss/draw) is that solve.
+    /// - A depth that reaches the end (at least the empty squares) is an exact solve: the
+    ///   search would reach the end anyway, and the solver gets there far faster and
+    ///   proves its value, selective or not.
+    /// - With neither depth nor `infinite` (a move to play, by time, nodes or the default
+    ///   depth), few enough empties are solved: exactly at most
+    ///   [`Thresholds::exact_empties`], win/loss/draw at most [`Thresholds::wld_empties`].
+    /// - Otherwise a heuristic search.
     #[must_use]
-    pub fn depth_or_solve(depth: u32, empties: Option<u32>) -> Limits {
-        if empties.is_some_and(|e| e <= depth) {
-            Limits::depth_or_exact(None)
-        } else {
-            Limits::depth_or_exact(Some(depth))
+    pub fn goal(&self, empties: Option<u32>, thresholds: &Thresholds) -> Goal {
+        let Some(empties) = empties else {
+            return self.goal;
+        };
+        match (self.goal, self.depth) {
+            (Goal::Heuristic, Some(depth)) if depth >= empties => Goal::Solve,
+            (Goal::Heuristic, None) if !self.infinite && empties <= thresholds.exact_empties => {
+                Goal::Solve
+            }
+            (Goal::Heuristic, None) if !self.infinite && empties <= thresholds.wld_empties => {
+                Goal::Wld
+            }
+            (goal, _) => goal,
         }
     }
 }

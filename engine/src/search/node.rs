@@ -14,7 +14,7 @@ const ETC_DEPTH: i32 = 6;
 
 /// Remaining depth from which nodes probe and store the table. Nearer the horizon a probe
 /// (a likely cache miss) costs more than it saves, and the best moves of 1-2 ply searches
-/// order worse than the ordering's own keys (docs/benchmarks.md: 8x8 mid-game depth 12,
+/// order worse than the ordering's own keys (docs/benchmarks-journal.md: 8x8 mid-game depth 12,
 /// 1.9x faster with 0.69x the nodes).
 const TT_DEPTH: i32 = 3;
 

@@ -171,7 +171,7 @@ pub struct TranspositionTable {
 /// Asks the kernel to back the table's memory (`buckets`' capacity, not yet touched) with
 /// huge pages where it can: a probe is a random access to a large table, and with small
 /// pages most also miss the TLB (on Zen 4, 0.96x the time of a full-width search with a
-/// 64 MiB table: docs/benchmarks.md). Only advice: without it the table works the same.
+/// 64 MiB table: docs/benchmarks-journal.md). Only advice: without it the table works the same.
 #[cfg(target_os = "linux")]
 fn advise_huge_pages(buckets: &Vec<Bucket>) {
     const PAGE: usize = 4096;

@@ -208,8 +208,8 @@ async fn run_session<R, W>(
                 let idle = idle_timeout.map(|after| session.idle(after));
                 let line = tokio::select! {
                     line = lines.next() => line,
-                    () = out.overflow() => {
-                        tracing::info!("client does not read its output: closing");
+                    () = out.cut_off() => {
+                        tracing::info!("the client's output is closed or not read: closing");
                         break Ending::Stop;
                     }
                     () = wait_or_never(idle) => {

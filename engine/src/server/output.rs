@@ -28,7 +28,10 @@ struct State {
     queued: AtomicUsize,
     limit: usize,
     overflowed: AtomicBool,
-    overflow: Notify,
+    /// Writing failed: the client closed its end (a closed stdout, a reset socket).
+    closed: AtomicBool,
+    /// Notified when the output overflows or closes.
+    cut: Notify,
 }
 
 /// An output queue that holds at most `limit` bytes not yet written.
@@ -38,7 +41,8 @@ pub(crate) fn channel(limit: usize) -> (Output, Queue) {
         queued: AtomicUsize::new(0),
         limit,
         overflowed: AtomicBool::new(false),
-        overflow: Notify::new(),
+        closed: AtomicBool::new(false),
+        cut: Notify::new(),
     });
     (
         Output {
@@ -54,14 +58,13 @@ impl Output {
     /// limit is dropped and marks the output as overflowed; so is every line after it.
     pub(crate) fn send(&self, line: String) {
         let state = &self.state;
-        if state.overflowed.load(Ordering::Relaxed) {
+        if state.overflowed.load(Ordering::Relaxed) || state.closed.load(Ordering::Relaxed) {
             return;
         }
         let len = line.len() + 1;
         if state.queued.fetch_add(len, Ordering::Relaxed) + len > state.limit {
             state.overflowed.store(true, Ordering::Relaxed);
-            // One waiter (the session's reader); a stored permit covers a late one.
-            state.overflow.notify_one();
+            state.cut_off();
             return;
         }
         // Fails only when the writer is gone with the client; the reader ends the session.
@@ -73,11 +76,20 @@ impl Output {
         self.state.overflowed.load(Ordering::Relaxed)
     }
 
-    /// Resolves when the client falls too far behind.
-    pub(crate) async fn overflow(&self) {
-        while !self.overflowed() {
-            self.state.overflow.notified().await;
+    /// Resolves when the client falls too far behind, or its end of the output is closed:
+    /// either way nothing more reaches it, and the session ends.
+    pub(crate) async fn cut_off(&self) {
+        let state = &self.state;
+        while !self.overflowed() && !state.closed.load(Ordering::Relaxed) {
+            state.cut.notified().await;
         }
+    }
+}
+
+impl State {
+    fn cut_off(&self) {
+        // One waiter (the session's reader); a stored permit covers a late one.
+        self.cut.notify_one();
     }
 }
 
@@ -93,6 +105,8 @@ impl Queue {
                 batch.push('\n');
             }
             if writer.write_all(batch.as_bytes()).await.is_err() || writer.flush().await.is_err() {
+                self.state.closed.store(true, Ordering::Relaxed);
+                self.state.cut_off();
                 return;
             }
             self.state.queued.fetch_sub(batch.len(), Ordering::Relaxed);
@@ -120,11 +134,48 @@ mod tests {
         out.send("123456".into());
         assert!(out.overflowed());
         out.send("1".into());
-        out.overflow().await;
+        out.cut_off().await;
         drop(out);
         let mut written = Vec::new();
         queue.write_to(&mut written).await;
         assert_eq!(written, b"12345\n");
+    }
+
+    /// A writer whose other end is closed.
+    struct Closed;
+
+    impl AsyncWrite for Closed {
+        fn poll_write(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+            _: &[u8],
+        ) -> std::task::Poll<std::io::Result<usize>> {
+            std::task::Poll::Ready(Err(std::io::ErrorKind::BrokenPipe.into()))
+        }
+
+        fn poll_flush(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<std::io::Result<()>> {
+            std::task::Poll::Ready(Ok(()))
+        }
+
+        fn poll_shutdown(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<std::io::Result<()>> {
+            std::task::Poll::Ready(Ok(()))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_closed_output_cuts_the_session_off() {
+        let (out, queue) = channel(1000);
+        let writer = tokio::spawn(queue.write_to(Closed));
+        out.send("info depth 1".into());
+        out.cut_off().await;
+        assert!(!out.overflowed(), "closed, not overflowed");
+        writer.await.unwrap();
     }
 
     #[tokio::test]

@@ -5,8 +5,9 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicUsize;
 
 use super::games::{Source, TrainingGame};
-use super::labels::{Method, canonical, label_all};
+use super::labels::{Method, label_all};
 use crate::game::othello::Othello;
+use crate::game::othello::symmetry::canonical;
 use crate::game::{Game, Side};
 use crate::search::eval::weights::{PHASES, phase};
 

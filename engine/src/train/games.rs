@@ -75,7 +75,7 @@ fn black_margin(position: &Othello) -> i32 {
 /// # Errors
 /// When the file cannot be read, its header is wrong, or a game is illegal.
 pub fn read_wthor(path: &Path) -> anyhow::Result<Vec<TrainingGame>> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = crate::files::read(path, crate::files::SizeLimit::GAME_RECORDS)?;
     parse_wthor(&bytes).with_context(|| format!("{}", path.display()))
 }
 
@@ -136,8 +136,7 @@ fn parse_wthor(bytes: &[u8]) -> anyhow::Result<Vec<TrainingGame>> {
 /// # Errors
 /// When the file cannot be read or a line is not a legal game.
 pub fn read_logistello(path: &Path) -> anyhow::Result<Vec<TrainingGame>> {
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let file = crate::files::open(path, crate::files::SizeLimit::GAME_RECORDS)?;
     let reader: Box<dyn Read> = if path.extension().is_some_and(|e| e == "gz") {
         Box::new(GzDecoder::new(file))
     } else {

@@ -23,9 +23,9 @@ use thiserror::Error;
 use super::dataset::{Sample, is_held_out};
 use super::games::TrainingGame;
 use crate::game::othello::Othello;
-use crate::match_runner::Shard;
-use crate::search::eval::patterns::all_transforms;
+use crate::game::othello::symmetry::canonical;
 use crate::search::{Limits, SearchParams, Selectivity, TranspositionTable, search, solve_exact};
+use crate::shard::Shard;
 
 /// The magic of a file of exact labels, and of searched ones.
 const MAGIC: [&[u8; 8]; 2] = [b"GSLAB001", b"GSLAB002"];
@@ -45,6 +45,9 @@ const BATCH: usize = 256;
 /// Why a labels file cannot be used.
 #[derive(Debug, Error)]
 pub enum LabelError {
+    /// A file that may not be read (not a regular file, too large) or cannot be.
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
     /// The file could not be read or written.
     #[error("{path}: {source}")]
     Io {
@@ -155,16 +158,6 @@ impl LabelsHeader {
     }
 }
 
-/// The canonical orientation of a position's symmetry class: the least of its eight.
-#[must_use]
-pub fn canonical(me: u64, opp: u64) -> (u64, u64) {
-    let (mine, theirs) = (all_transforms(me), all_transforms(opp));
-    mine.into_iter()
-        .zip(theirs)
-        .min()
-        .expect("eight symmetries")
-}
-
 /// The positions to label: those of the games not held out (the `n`-th of `games` is held
 /// out as [`is_held_out`] says) with `empties` empty squares, one per symmetry class in
 /// canonical orientation, in the order they first appear.
@@ -189,7 +182,7 @@ pub fn select(games: &[TrainingGame], empties: RangeInclusive<u32>) -> Vec<(u64,
 /// holds a record that cannot be (overlapping discs, a score past 64, empties outside its
 /// range).
 pub fn read_labels(path: &Path) -> Result<(LabelsHeader, Vec<Sample>), LabelError> {
-    let bytes = std::fs::read(path).map_err(io(path))?;
+    let bytes = crate::files::read(path, crate::files::SizeLimit::LABELS)?;
     let (header, len) = header_of(path, &bytes)?;
     let body = &bytes[len..];
     if body.len() % RECORD != 0 {
@@ -263,7 +256,7 @@ pub fn label(
     let mine: Vec<(u64, u64)> = positions
         .iter()
         .enumerate()
-        .filter(|(i, _)| i % shard.count == shard.index - 1)
+        .filter(|(i, _)| shard.holds(*i))
         .map(|(_, p)| *p)
         .collect();
     let (mut file, done) = open_for_append(path, header)?;
@@ -532,12 +525,7 @@ mod tests {
     }
 
     #[test]
-    fn symmetric_positions_share_a_canonical_form() {
-        let (me, opp) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
-        let key = canonical(me, opp);
-        for (m, o) in all_transforms(me).into_iter().zip(all_transforms(opp)) {
-            assert_eq!(canonical(m, o), key);
-        }
+    fn one_position_per_symmetry_class_is_labelled() {
         // The start position, and the four first moves' positions, each one class.
         let games = games(40);
         let after_one = select(&games, 59..=59);

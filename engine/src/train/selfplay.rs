@@ -23,8 +23,8 @@ use rand::{RngExt, SeedableRng, rngs::StdRng};
 use super::games::parse_logistello;
 use crate::game::othello::{Geometry, Othello, OthelloMove};
 use crate::game::{Game, Side, Start};
-use crate::match_runner::Shard;
 use crate::search::{Limits, SearchParams, Selectivity, TranspositionTable, search, solve_exact};
+use crate::shard::Shard;
 
 /// Each thread's table, cleared before each game (so a game does not depend on the ones
 /// played before it) and kept through the game (the solves of its last moves reuse it).
@@ -90,10 +90,7 @@ impl SelfPlaySettings {
 
     /// The run's game numbers that this shard plays, below `games`.
     fn schedule(&self, games: usize) -> Vec<u64> {
-        (self.shard.index - 1..games)
-            .step_by(self.shard.count)
-            .map(|k| k as u64)
-            .collect()
+        self.shard.items(games).map(|k| k as u64).collect()
     }
 }
 

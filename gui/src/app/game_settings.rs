@@ -11,6 +11,10 @@ use crate::engine_link::LinkStatus;
 use crate::game::GameHistory;
 use crate::settings::Controller;
 
+/// The algorithm choice that names none: the engine searches its own way (and plays from
+/// its book).
+const ENGINE_DEFAULT: &str = "engine's default";
+
 impl App {
     pub(super) fn settings_panel(&mut self, ui: &mut egui::Ui) {
         ui.heading("Game");
@@ -133,10 +137,11 @@ impl App {
         ));
         ui.text_edit_singleline(&mut e.endpoint).labelled_by(l.id);
         egui::ComboBox::from_label(format!("{name} algorithm"))
-            .selected_text(e.algorithm.name())
+            .selected_text(e.search_algorithm.map_or(ENGINE_DEFAULT, Algorithm::name))
             .show_ui(ui, |ui| {
+                ui.selectable_value(&mut e.search_algorithm, None, ENGINE_DEFAULT);
                 for a in Algorithm::ALL {
-                    ui.selectable_value(&mut e.algorithm, a, a.name());
+                    ui.selectable_value(&mut e.search_algorithm, Some(a), a.name());
                 }
             });
         ui.horizontal(|ui| {

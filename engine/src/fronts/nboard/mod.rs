@@ -18,7 +18,7 @@ use protocol::{Go, MultiPv};
 
 use super::{Flow, Lines};
 use crate::ENGINE_NAME;
-use crate::core::{BookUse, Ending, Engine, Event, EventSink, FileAccess, Request, Shared};
+use crate::core::{Ending, Engine, Event, EventSink, FileAccess, Intent, Request, Shared};
 use crate::game::othello::Othello;
 use crate::game::{AnyPosition, Game, Side};
 use crate::ggf::GgfGame;
@@ -283,10 +283,10 @@ impl NboardFront {
             progress: Some(NODESTATS_INTERVAL),
             game: (task == Task::Analyze)
                 .then(|| positions.iter().map(|&p| AnyPosition::Othello(p)).collect()),
-            book: match task {
-                Task::Move => BookUse::Play,
-                Task::Hint => BookUse::Show,
-                Task::Analyze => BookUse::Protocol,
+            intent: match task {
+                Task::Move => Intent::Play,
+                Task::Hint => Intent::Analyse,
+                Task::Analyze => Intent::Search,
             },
         };
         *self

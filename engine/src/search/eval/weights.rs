@@ -22,6 +22,13 @@ use crate::game::othello::Othello;
 /// Game phases, by discs on the board: 4-7, 8-11, ..., 60-64.
 pub const PHASES: usize = 15;
 
+/// The largest weights file read: the raw weights (8.6 MB today; zlib makes them smaller)
+/// with room for larger models.
+const MAX_FILE: crate::files::SizeLimit = crate::files::SizeLimit {
+    what: "weights file",
+    bytes: 64 << 20,
+};
+
 /// Weight units per disc.
 pub const SCALE: i32 = 128;
 
@@ -48,6 +55,9 @@ pub(crate) fn ordering_term(raw: i32, weight: i32) -> u32 {
 /// A weights file that cannot be used.
 #[derive(Debug, Error)]
 pub enum WeightsError {
+    /// A file that may not be read (not a regular file, too large) or cannot be.
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
     /// The file cannot be read or written.
     #[error("{path}: {source}")]
     Io {
@@ -136,10 +146,7 @@ impl PatternWeights {
     /// # Errors
     /// When it cannot be read or is not a weights file of these patterns.
     pub fn load(path: &Path) -> Result<PatternWeights, WeightsError> {
-        let bytes = std::fs::read(path).map_err(|source| WeightsError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
+        let bytes = crate::files::read(path, MAX_FILE)?;
         PatternWeights::decode(&bytes).map_err(|e| match e {
             WeightsError::Format(why) => WeightsError::Format(format!("{}: {why}", path.display())),
             io => io,

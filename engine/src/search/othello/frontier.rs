@@ -2,7 +2,7 @@
 //! the bitboards: the generic node's work without its move list, table key and calls. The
 //! search is the same, move for move: the static square order, each child counted as a
 //! node and evaluated as a leaf, NegaScout's re-search of a leaf counted again; so values,
-//! node counts and the bench signature do not change (docs/benchmarks.md).
+//! node counts and the bench signature do not change (docs/benchmarks-journal.md).
 
 use super::order::order_tables;
 use crate::game::Game;

@@ -29,7 +29,7 @@ const FASTEST_FIRST_DEPTH: i32 = 3;
 const EVAL_ORDER_DEPTH: i32 = 5;
 
 /// Key units per 1/16 disc of that evaluation: a reply fewer for the opponent (128 units)
-/// weighs as much as one disc (docs/benchmarks.md: 0.93x the nodes at 87% to depth 16
+/// weighs as much as one disc (docs/benchmarks-journal.md: 0.93x the nodes at 87% to depth 16
 /// against four discs, which the solver keeps: its ordering needs them).
 const EVAL_ORDER_WEIGHT: i32 = 8;
 
@@ -48,6 +48,16 @@ const PROBABLE_MIN_EMPTIES: u32 = 16;
 /// Fewest empty squares at which a probable solve is made before the proof: with fewer,
 /// the exact solve alone is faster (docs/selectivity.md).
 const PROBABLE_ROOT_EMPTIES: u32 = 19;
+
+/// Makes what Othello's searches read once (the shipped weights, Multi-ProbCut's models,
+/// the move-ordering tables) now rather than at the first search, so that the first move
+/// of a game under a clock gets its time.
+pub fn warm_up() {
+    let _ = Evaluator::default().patterns_for(Geometry::Board8x8);
+    let _ = model();
+    let _ = end_model();
+    let _ = order_tables(Geometry::Board8x8);
+}
 
 /// The shipped Multi-ProbCut model, read once.
 fn model() -> &'static SigmaModel {

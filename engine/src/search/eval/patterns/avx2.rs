@@ -10,7 +10,7 @@
 //! in pairs, and a multiply-add of words (`vpmaddwd`) scales the pair sums by the group's
 //! `3^(4g)` into the lane's total. Seven vectors hold the 54 copies; the weights are read
 //! by seven gathers (on AMD's Zen 3, 0.89x the time of 54 plain loads; on Zen 4 the
-//! AVX-512 reader's loads beat its gathers: docs/benchmarks.md).
+//! AVX-512 reader's loads beat its gathers: docs/benchmarks-journal.md).
 
 use std::arch::x86_64::{
     __m256i, _mm_add_epi32, _mm_cvtsi128_si32, _mm_shuffle_epi32, _mm256_add_epi32,
@@ -21,7 +21,8 @@ use std::arch::x86_64::{
     _mm256_storeu_si256,
 };
 
-use super::{GROUP, GROUP_SCALES, GROUPS, INSTANCE_COUNT, INSTANCES, SHAPES_LEN, map_square};
+use super::{GROUP, GROUP_SCALES, GROUPS, INSTANCE_COUNT, INSTANCES, SHAPES_LEN};
+use crate::game::othello::symmetry::map_square;
 
 /// Copies per vector: one per 32-bit lane.
 const LANES: usize = 8;

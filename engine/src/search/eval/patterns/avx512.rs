@@ -1,7 +1,7 @@
 //! Every pattern copy's table index at once, with AVX-512 (F, BW, VBMI, VNNI; the build
 //! script's `avx512_patterns`): the evaluation's hot loop without a `pext` and two base-3
 //! lookups per copy. The weights are then read by 54 plain loads: on AMD's Zen 4 a
-//! gather is microcoded, and four of them took longer (docs/benchmarks.md, session 30).
+//! gather is microcoded, and four of them took longer (docs/benchmarks-journal.md, session 30).
 //!
 //! The board becomes 64 bytes of base-3 digits (0 empty, 1 the side to move's disc, 2 the
 //! opponent's). A copy's index is `offset + sum_k 3^k * digit(square_k)`; sixteen copies
@@ -16,7 +16,8 @@ use std::arch::x86_64::{
     _mm512_or_si512, _mm512_permutexvar_epi8, _mm512_set1_epi16, _mm512_storeu_si512,
 };
 
-use super::{GROUP, GROUP_SCALES, GROUPS, INSTANCE_COUNT, INSTANCES, map_square};
+use super::{GROUP, GROUP_SCALES, GROUPS, INSTANCE_COUNT, INSTANCES};
+use crate::game::othello::symmetry::map_square;
 
 /// Copies per vector: one per 32-bit lane.
 const LANES: usize = 16;

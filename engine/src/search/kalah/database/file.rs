@@ -135,11 +135,11 @@ pub enum Storage {
     Plain,
 }
 
-fn open(path: &Path) -> Result<std::fs::File, DatabaseError> {
-    std::fs::File::open(path).map_err(|source| DatabaseError::Io {
-        path: path.display().to_string(),
-        source,
-    })
+fn open(path: &Path) -> Result<std::io::Take<std::fs::File>, DatabaseError> {
+    Ok(crate::files::open(
+        path,
+        crate::files::SizeLimit::KALAH_DATABASE,
+    )?)
 }
 
 /// A reader's first bytes put back in front of the rest.

@@ -74,10 +74,14 @@ pub fn default_install_seeds(pits: u8) -> u32 {
 
 /// Every database file (`*.db`, and unfinished installs `*.db.partial`) in `dir`, by name;
 /// nothing if the folder does not exist.
-#[must_use]
-pub fn list_installed(dir: &Path) -> Vec<Installed> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
+///
+/// # Errors
+/// A folder that exists and cannot be read.
+pub fn list_installed(dir: &Path) -> std::io::Result<Vec<Installed>> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
     };
     let mut found: Vec<Installed> = entries
         .filter_map(Result::ok)
@@ -100,7 +104,7 @@ pub fn list_installed(dir: &Path) -> Vec<Installed> {
         })
         .collect();
     found.sort_by(|a, b| a.path.cmp(&b.path));
-    found
+    Ok(found)
 }
 
 fn read_content(path: &Path, bytes: u64) -> Result<InstalledContent, DatabaseError> {
@@ -119,11 +123,13 @@ fn read_content(path: &Path, bytes: u64) -> Result<InstalledContent, DatabaseErr
     })
 }
 
-/// The finished database in `dir` for `rules`' board and rule set with the most seeds.
+/// The finished database in `dir` for `rules`' board and rule set with the most seeds
+/// (none when the folder cannot be read).
 #[must_use]
 pub fn best_installed(dir: &Path, rules: KalahRules) -> Option<(PathBuf, u32)> {
     let rules = PitRules::of(rules);
     list_installed(dir)
+        .unwrap_or_default()
         .into_iter()
         .filter_map(|found| match found.content {
             Ok(c) if c.rules == rules && c.partial.is_none() => Some((found.path, c.max_seeds)),

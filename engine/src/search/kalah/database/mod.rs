@@ -39,6 +39,9 @@ const MAX_POSITIONS: u64 = 16 << 30;
 /// Why a database cannot be built, read or used.
 #[derive(Debug, Error)]
 pub enum DatabaseError {
+    /// A file that may not be read (not a regular file, too large) or cannot be.
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
     /// A file could not be read or written.
     #[error("{path}: {source}")]
     Io {

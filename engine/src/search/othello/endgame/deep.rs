@@ -30,7 +30,7 @@ const MOBILITY_WEIGHT: u32 = 8;
 const POTENTIAL_WEIGHT: u32 = 1;
 const CLASS_WEIGHT: u32 = 2;
 /// Key units per 1/16 disc of the evaluation after a move: a reply fewer for the opponent
-/// (128 units) weighs as much as four discs (docs/benchmarks.md: more weight on the
+/// (128 units) weighs as much as four discs (docs/benchmarks-journal.md: more weight on the
 /// evaluation costs the solver nodes, though it saves the mid-game search some).
 const EVAL_ORDER_WEIGHT: i32 = 2;
 
