@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::game::{AnyPosition, GameId};
-use crate::search::eval::Evaluator;
+use crate::search::othello::eval::Evaluator;
 use crate::search::{Limits, SearchParams, SearchResult, TranspositionTable, search, search_with};
 
 /// Table size for every bench search, so the node counts are the same everywhere.

@@ -12,7 +12,6 @@ pub mod files;
 pub mod fronts;
 pub mod game;
 pub mod ggf;
-pub mod lines;
 pub mod match_runner;
 pub mod perft;
 pub mod search;

@@ -4,7 +4,7 @@
 use engine::bench::{BENCH_CASES, BENCH_HASH_MIB, run_case};
 use engine::search::SearchParams;
 use engine::search::TranspositionTable;
-use engine::search::eval::Evaluator;
+use engine::search::othello::eval::Evaluator;
 
 /// Update when a change to the search is meant to change it (and say why in the commit).
 const SIGNATURE: u64 = 10_740_196;

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use engine::game::othello::{Geometry, Othello, OthelloMove};
 use engine::game::{Game, Start};
-use engine::search::eval::Evaluator;
+use engine::search::othello::eval::Evaluator;
 use engine::search::{
     Algorithm, Bound, CHECK_INTERVAL, Limits, Proof, SearchParams, SearchResult,
     TranspositionTable, search, search_with,

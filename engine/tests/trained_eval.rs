@@ -1,8 +1,9 @@
 //! The shipped trained evaluation against exact scores: the 130 self-play positions of
 //! data/endgames-14-24.obf (scores by our solver and by Edax) and the FFO positions.
 
-use engine::search::eval::othello::evaluate as hand;
-use engine::search::eval::{Evaluate, Evaluator};
+use engine::search::eval::Evaluate;
+use engine::search::othello::eval::Evaluator;
+use engine::search::othello::eval::hand::evaluate as hand;
 use engine::suite::{SuitePosition, ffo, parse_suite};
 
 fn suite() -> Vec<SuitePosition> {

@@ -10,7 +10,7 @@ use super::{Book, Key, Leaf, key_of, position_of, settle, write_book};
 use crate::game::othello::symmetry::canonical;
 use crate::game::othello::{Geometry, Othello, OthelloMove};
 use crate::game::{Game, GameMove, Start};
-use crate::search::eval::Evaluator;
+use crate::search::othello::eval::Evaluator;
 use crate::search::{Limits, SearchParams, Selectivity, TranspositionTable, search_with};
 use crate::shard::Shard;
 

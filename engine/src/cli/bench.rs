@@ -10,7 +10,7 @@ use clap::Args;
 use engine::bench::{BENCH_CASES, BENCH_HASH_MIB, run_case};
 use engine::game::Game;
 use engine::game::othello::{Othello, OthelloMove};
-use engine::search::eval::Evaluator;
+use engine::search::othello::eval::Evaluator;
 use engine::search::{
     Algorithm, Goal, Limits, SearchParams, Selectivity, TranspositionTable, search_with,
     solve_exact,

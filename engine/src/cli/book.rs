@@ -350,7 +350,7 @@ fn check(book: &Book, sample: usize, depth: u32, seed: u64, threads: usize) -> a
         selectivity: Selectivity::DATA,
         ..engine::search::SearchParams::default()
     };
-    let evaluator = engine::search::eval::Evaluator::default();
+    let evaluator = engine::search::othello::eval::Evaluator::default();
     let mut tt = engine::search::TranspositionTable::new(256);
     let (mut errors, mut same_move) = (Vec::new(), 0);
     let started = Instant::now();

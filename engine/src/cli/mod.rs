@@ -25,8 +25,8 @@ use engine::data_dir::{default_data_dir, kalah_dir};
 use engine::fronts::Protocol;
 use engine::game::GameId;
 use engine::search::Selectivity;
-use engine::search::eval::{EvalChoice, EvalKind};
 use engine::search::kalah::{AutoContext, DatabaseCache, DatabaseSource, KalahDatabase};
+use engine::search::othello::eval::{EvalChoice, EvalKind};
 use engine::server::{self, FileAccess, ServerConfig};
 
 /// Game-search engine for Othello and Kalah.

@@ -8,7 +8,7 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use engine::search::Selectivity;
-use engine::search::eval::PatternWeights;
+use engine::search::othello::eval::PatternWeights;
 use engine::train::accuracy::{References, accuracy};
 use engine::train::dataset::{GivenLabels, LabelPolicy};
 use engine::train::fit::FitParams;

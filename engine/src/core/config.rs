@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::file_access::FileAccess;
 use crate::data_dir::default_data_dir;
 use crate::search::Selectivity;
-use crate::search::eval::EvalChoice;
+use crate::search::othello::eval::EvalChoice;
 
 /// Limits and defaults of a server.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -12,8 +12,8 @@ use protocol::{BestMove, Depth, Go, Goal, Info, PassInfo};
 use super::events::{Event, EventSink};
 use super::pool::ThreadLease;
 use crate::game::AnyPosition;
-use crate::search::eval::Evaluator;
 use crate::search::kalah::{AutoContext, DatabaseCache, DatabaseSource, KalahDatabase};
+use crate::search::othello::eval::Evaluator;
 use crate::search::othello::has_probcut_model;
 use crate::search::{
     self, Iteration, Limits, Report, SearchParams, SearchResult, SearchStats, Searchable,

@@ -8,8 +8,8 @@ use thiserror::Error;
 
 use super::file_access::FileAccess;
 use crate::book::{Book, read_book};
-use crate::search::eval::{EvalChoice, EvalKind, Evaluator};
 use crate::search::kalah::{DatabaseSource, KalahDatabase};
+use crate::search::othello::eval::{EvalChoice, EvalKind, Evaluator};
 use crate::search::{Selectivity, Thresholds};
 
 /// `EvalFile`'s value for the weights shipped in the engine (and `BookFile`'s for the book).

@@ -239,8 +239,8 @@ mod tests {
     use crate::core::job::KalahSetup;
     use crate::core::pool::{TablePool, ThreadBudget};
     use crate::game::{AnyPosition, GameId, Start};
-    use crate::search::eval::Evaluator;
     use crate::search::kalah::DatabaseSource;
+    use crate::search::othello::eval::Evaluator;
     use crate::search::{Limits, SearchParams};
 
     /// Events nobody reads.

@@ -578,7 +578,7 @@ mod tests {
     use crate::game::othello::{Geometry, Othello};
     use crate::game::{Game, Start};
     use crate::search::Depth;
-    use crate::search::eval::Evaluator;
+    use crate::search::othello::eval::Evaluator;
 
     #[test]
     fn a_spent_clock_share_lets_only_the_first_iteration_run() {

@@ -522,8 +522,8 @@ mod tests {
     use crate::game::Start;
     use crate::game::kalah::{Kalah, KalahRules};
     use crate::game::othello::{Geometry, Othello};
-    use crate::search::eval::Evaluator;
     use crate::search::limits::Limits;
+    use crate::search::othello::eval::Evaluator;
     use rand::{RngExt, SeedableRng, rngs::StdRng};
 
     /// Behind each hash move, the moves ordered once it fails to cut are the moves ordered

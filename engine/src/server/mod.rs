@@ -8,6 +8,7 @@
 //! bounded by a field of [`ServerConfig`]: line length, connections, table memory (all
 //! sessions, and one session), output not yet read, and time a connection may sit idle.
 
+mod lines;
 mod output;
 
 use std::future::Future;
@@ -25,7 +26,7 @@ pub use crate::core::{FileAccess, ServerConfig};
 
 use crate::core::{Ending, Shared};
 use crate::fronts::{BadLine, Flow, Front, Lines, Protocol};
-use crate::lines::{Line, LineReader};
+use lines::{Line, LineReader};
 
 /// How long a TCP session's last output may take to reach a client that stopped reading.
 const LAST_WRITE: Duration = Duration::from_secs(10);

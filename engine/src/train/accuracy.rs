@@ -7,8 +7,8 @@ use super::games::{Source, TrainingGame};
 use super::labels::{Method, label_all};
 use super::{mae, with_solve_progress};
 use crate::game::{Game, Side};
-use crate::search::eval::othello::evaluate as hand_evaluate;
-use crate::search::eval::weights::PatternWeights;
+use crate::search::othello::eval::hand::evaluate as hand_evaluate;
+use crate::search::othello::eval::weights::PatternWeights;
 
 /// One line of the accuracy table.
 #[derive(Clone, Debug)]

@@ -9,7 +9,7 @@ use super::labels::{Method, label_all};
 use crate::game::othello::Othello;
 use crate::game::othello::symmetry::canonical;
 use crate::game::{Game, Side};
-use crate::search::eval::weights::{PHASES, phase};
+use crate::search::othello::eval::weights::{PHASES, phase};
 
 /// A position and its label.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 //! rare patterns converge together).
 
 use super::dataset::Sample;
-use crate::search::eval::weights::PatternWeights;
+use crate::search::othello::eval::weights::PatternWeights;
 
 /// How to fit.
 #[derive(Clone, Copy, Debug)]
@@ -124,7 +124,7 @@ pub fn fit_phase(
 /// Parameters in discs as the file's integers (weight units, saturating).
 #[must_use]
 pub fn quantise(discs: &[f64]) -> Vec<i16> {
-    let scale = f64::from(crate::search::eval::weights::SCALE);
+    let scale = f64::from(crate::search::othello::eval::weights::SCALE);
     discs
         .iter()
         .map(|w| {

@@ -21,8 +21,8 @@ use games::{TrainingGame, read_games};
 
 use crate::game::Side;
 use crate::game::othello::{Geometry, Othello};
-use crate::search::eval::othello::evaluate as hand_evaluate;
-use crate::search::eval::weights::{PHASES, PatternWeights};
+use crate::search::othello::eval::hand::evaluate as hand_evaluate;
+use crate::search::othello::eval::weights::{PHASES, PatternWeights};
 
 /// What to train on and how.
 #[derive(Clone, Debug, Default)]

@@ -13,7 +13,7 @@ use rand::{RngExt, SeedableRng, rngs::StdRng};
 use super::games::TrainingGame;
 use crate::game::othello::{Geometry, Othello};
 use crate::search::Searchable;
-use crate::search::eval::Evaluator;
+use crate::search::othello::eval::Evaluator;
 use crate::search::othello::probcut::{EndModel, SigmaModel, end_shallow_depth};
 use crate::search::probcut::{MIN_DEPTH, shallow_depth};
 use crate::search::{Limits, Report, SearchParams, TranspositionTable, search, solve_exact};

@@ -2,6 +2,7 @@
 //! the endgame databases it reads.
 
 mod database;
+mod eval;
 mod pits;
 mod solver;
 

@@ -8,7 +8,7 @@ use super::order::order_tables;
 use crate::game::Game;
 use crate::game::othello::geometry::squares;
 use crate::game::othello::{Othello, OthelloMove};
-use crate::search::eval::Evaluator;
+use crate::search::othello::eval::Evaluator;
 use crate::search::{INFINITY, Searchable, SolverContext};
 
 /// The fail-soft value of `position` searched one ply deep in `(alpha, beta)`, or `None`

@@ -3,6 +3,7 @@
 //! (docs/selectivity.md) and the hand-over to the endgame solver.
 
 pub mod endgame;
+pub mod eval;
 mod frontier;
 mod order;
 pub mod probcut;
@@ -11,14 +12,14 @@ use std::sync::OnceLock;
 
 use arrayvec::ArrayVec;
 
-use super::eval::Evaluator;
-use super::eval::weights::ordering_term;
 use super::probcut::{Prediction, shallow_depth};
 use super::{Horizon, Searchable, SolverContext, Thresholds, horizon_value};
 use crate::game::othello::geometry::squares;
 use crate::game::othello::movegen::{both_legal_moves, flips, legal_moves};
 use crate::game::othello::{Geometry, Othello, OthelloMove};
 use crate::game::{Game, GameMove, MAX_MOVES, MoveList};
+use eval::Evaluator;
+use eval::weights::ordering_term;
 use order::{OrderTables, order_tables};
 use probcut::{EndModel, SigmaModel, end_shallow_depth};
 

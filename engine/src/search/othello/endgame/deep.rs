@@ -14,7 +14,7 @@ use crate::game::{GameMove, MAX_MOVES};
 use crate::search::INFINITY;
 use crate::search::bounds_of;
 use crate::search::busy::{YoungBrothers, move_key};
-use crate::search::eval::weights::ordering_term;
+use crate::search::othello::eval::weights::ordering_term;
 use crate::search::tt::{Entry, Store};
 
 /// From this many empties on, children's table entries are checked before any search

@@ -12,8 +12,8 @@ use super::order::order_tables;
 use crate::game::othello::geometry::squares;
 use crate::game::othello::stability::stable_discs;
 use crate::game::othello::{Geometry, Othello};
-use crate::search::eval::{Evaluator, PatternWeights};
 use crate::search::limits::{Limits, StopCheck};
+use crate::search::othello::eval::{Evaluator, PatternWeights};
 use crate::search::{SearchStats, SolverContext, TranspositionTable};
 
 /// The stability cut-off is tried only when alpha is at least this high.

@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use super::Evaluate;
 use crate::game::Game;
 use crate::game::kalah::Kalah;
+use crate::search::eval::Evaluate;
 use crate::search::kalah::KalahDatabase;
 
 impl Evaluate for Kalah {

@@ -6,10 +6,11 @@
 //! potential mobility (frontier), stable discs, parity and a small disc-count term.
 //! The sum is rounded to whole discs, so heuristic and exact scores share one scale.
 
-use super::{Evaluate, Evaluator};
+use super::Evaluator;
 use crate::game::othello::Othello;
 use crate::game::othello::geometry::{neighbours, squares};
 use crate::game::othello::stability::stable_discs;
+use crate::search::eval::Evaluate;
 
 /// Feature weights in hundredths of a disc.
 #[derive(Clone, Copy, Debug)]

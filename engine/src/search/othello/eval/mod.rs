@@ -1,9 +1,9 @@
-//! Heuristic evaluation: what a search scores a position with when it stops before the end
-//! of the game. The rules know nothing of it; each game's evaluation is one file here.
+//! Othello's evaluations: the trained patterns ([`weights`], [`patterns`], [`globals`]) on
+//! 8x8, the hand-weighted features ([`hand`]) on every board, and the choice between them
+//! (options `Eval` and `EvalFile`).
 
 pub(crate) mod globals;
-mod kalah;
-pub mod othello;
+pub mod hand;
 pub(crate) mod patterns;
 pub mod weights;
 
@@ -14,7 +14,6 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
-use crate::game::Game;
 use crate::game::othello::Geometry;
 pub use weights::{PatternWeights, WeightsError};
 
@@ -148,16 +147,4 @@ impl EvalChoice {
             ),
         }
     }
-}
-
-/// A game the searches can evaluate.
-pub trait Evaluate: Game {
-    /// What only this game's evaluation and search use (Othello: the evaluation, with its
-    /// trained weights; Kalah: its endgame database), lent to a search by
-    /// [`search_with`](crate::search::search_with); [`search`](crate::search::search) lends
-    /// the default.
-    type Resources: Default + Send + Sync;
-
-    /// Heuristic value from the side to move, on the same scale as [`Game::final_score`].
-    fn evaluate(&self, resources: &Self::Resources) -> i32;
 }

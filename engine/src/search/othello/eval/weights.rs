@@ -35,7 +35,7 @@ pub const SCALE: i32 = 128;
 const MAGIC: &[u8; 8] = b"GSPATW01";
 
 /// The weights shipped with the engine (trained by `engine train`, docs/evaluation.md).
-static BUILTIN_FILE: &[u8] = include_bytes!("../../../data/othello8x8.weights");
+static BUILTIN_FILE: &[u8] = include_bytes!("../../../../data/othello8x8.weights");
 
 /// The phase of a position with `empties` empty squares.
 #[must_use]
