@@ -1,4 +1,6 @@
-//! The `engine` command line: the protocol server, perft, solve, compare, bench.
+//! The `engine` command line: the protocol server (stdin/stdout, TCP, NBoard mode) and its
+//! subcommands, `perft`, `solve`, `compare`, `bench`, `match`, `train`, `accuracy`,
+//! `kalah-db`, `label`, `selfplay`, `book` and `probcut` (each a file in `cli/`).
 
 mod cli;
 

@@ -153,10 +153,14 @@ fn builtin_address(data_dir: Option<PathBuf>) -> Result<SocketAddr, String> {
     ADDRESS
         .get_or_init(|| {
             // The GUI's own connection waits as long as the person at the board thinks.
+            let defaults = engine::server::ServerConfig::default();
             let config = engine::server::ServerConfig {
                 idle_timeout: None,
-                data_dir,
-                ..engine::server::ServerConfig::default()
+                engine: engine::server::EngineDefaults {
+                    data_dir,
+                    ..defaults.engine
+                },
+                ..defaults
             };
             engine::server::serve_in_background(config).map_err(|e| format!("{e:#}"))
         })

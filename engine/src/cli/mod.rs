@@ -27,7 +27,7 @@ use engine::game::GameId;
 use engine::search::Selectivity;
 use engine::search::kalah::{AutoContext, DatabaseCache, DatabaseSource, KalahDatabase};
 use engine::search::othello::eval::{EvalChoice, EvalKind};
-use engine::server::{self, FileAccess, ServerConfig};
+use engine::server::{self, EngineDefaults, FileAccess, ServerConfig};
 
 /// Game-search engine for Othello and Kalah.
 ///
@@ -60,13 +60,13 @@ struct ServerArgs {
     #[arg(long, default_value_t = ServerConfig::default().max_line_bytes)]
     max_line_bytes: usize,
     /// Total MiB of transposition tables over all sessions.
-    #[arg(long, value_name = "MIB", default_value_t = ServerConfig::default().table_memory_mib)]
+    #[arg(long, value_name = "MIB", default_value_t = ServerConfig::default().engine.table_memory_mib)]
     table_memory: usize,
     /// The largest table (option Hash) one session may set, in MiB (at most --table-memory).
-    #[arg(long, value_name = "MIB", default_value_t = ServerConfig::default().max_hash_mib)]
+    #[arg(long, value_name = "MIB", default_value_t = ServerConfig::default().engine.max_hash_mib)]
     max_hash: usize,
     /// A new session's table size (option Hash) in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = ServerConfig::default().hash_mib)]
+    #[arg(long, value_name = "MIB", default_value_t = ServerConfig::default().engine.hash_mib)]
     hash: usize,
     /// Bytes of output a client may leave unread before its session is ended.
     #[arg(long, value_name = "BYTES", default_value_t = ServerConfig::default().max_output_bytes)]
@@ -93,7 +93,7 @@ struct ServerArgs {
     threads: usize,
     /// Search threads of all sessions together; a `go` gets what is free of them (see
     /// PROTOCOL.md).
-    #[arg(long, default_value_t = ServerConfig::default().max_threads)]
+    #[arg(long, default_value_t = ServerConfig::default().engine.max_threads)]
     max_threads: usize,
     /// The engine's data directory (`KalahDatabase auto` finds installed databases in its
     /// `kalah` folder), whose files TCP clients may name in options (`EvalFile`,
@@ -230,17 +230,19 @@ fn serve(args: &ServerArgs) -> anyhow::Result<()> {
         remote_files,
         max_line_bytes: args.max_line_bytes,
         max_connections: args.max_connections,
-        table_memory_mib: args.table_memory,
-        max_hash_mib: args.max_hash,
-        hash_mib: args.hash,
         max_output_bytes: args.max_output_bytes,
         idle_timeout: (args.idle_timeout > 0).then(|| Duration::from_secs(args.idle_timeout)),
-        eval: args.eval.choice()?,
-        max_threads: args.max_threads,
-        threads: args.threads,
-        selectivity: args.selectivity,
-        own_book: !args.no_book,
-        data_dir,
+        engine: EngineDefaults {
+            table_memory_mib: args.table_memory,
+            max_hash_mib: args.max_hash,
+            hash_mib: args.hash,
+            eval: args.eval.choice()?,
+            max_threads: args.max_threads,
+            threads: args.threads,
+            selectivity: args.selectivity,
+            own_book: !args.no_book,
+            data_dir,
+        },
     };
     if let Some(addr) = &args.listen {
         return server::serve_tcp(addr, config);

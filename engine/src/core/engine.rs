@@ -9,11 +9,11 @@ use protocol::{BestMove, Go, Goal, Info, Score};
 use thiserror::Error;
 
 use super::Shared;
-use super::events::{Event, EventSink};
+use super::events::{EngineEvent, EventSink};
 use super::file_access::FileAccess;
+use super::go_limits;
 use super::job::{KalahSetup, SearchJob};
 use super::options::{EngineOptions, OptionError};
-use super::plan;
 use super::pool::{PoolExhausted, Reservation, ThreadBudget};
 use super::worker::{Worker, stop_flag};
 use crate::book::BookMove;
@@ -36,11 +36,11 @@ pub enum Ending {
 pub struct Request {
     /// Limits, goal, algorithm, multi-PV and id.
     pub go: Go,
-    /// Send [`Event::Progress`] this often while it runs.
-    pub progress: Option<Duration>,
+    /// Send [`EngineEvent::Progress`] this often while it runs.
+    pub progress_every: Option<Duration>,
     /// Value every position of this game, from the last back to the first
-    /// ([`Event::Valued`] for each), instead of searching the engine's position.
-    pub game: Option<Vec<AnyPosition>>,
+    /// ([`EngineEvent::Valued`] for each), instead of searching the engine's position.
+    pub value_game: Option<Vec<AnyPosition>>,
     /// What it is for: the opening book answers, shows its moves or keeps out of it (with
     /// option `OwnBook` on).
     pub intent: Intent,
@@ -185,7 +185,7 @@ impl Engine {
         self.position = Some(position);
     }
 
-    /// True while a search runs (until its [`Event::Done`] is sent).
+    /// True while a search runs (until its [`EngineEvent::Done`] is sent).
     #[must_use]
     pub fn searching(&self) -> bool {
         self.worker.finished() < self.started
@@ -212,19 +212,19 @@ impl Engine {
         if self.searching() {
             return Err(GoError::Busy);
         }
-        let (positions, game) = match (request.game, self.position) {
+        let (positions, values_game) = match (request.value_game, self.position) {
             (Some(game), _) if !game.is_empty() => (game, true),
             (_, Some(position)) => (vec![position], false),
             (_, None) => return Err(GoError::NoPosition),
         };
         let go = request.go;
-        if !game && self.answer_from_book(&positions[0], &go, request.intent) {
+        if !values_game && self.answer_from_book(&positions[0], &go, request.intent) {
             return Ok(());
         }
         let hash_mib = self.table_mib(&positions, &go)?;
         let threads = self.threads.lease(self.options.threads);
         if threads.threads() < self.options.threads {
-            self.events.send(Event::Note(Info {
+            self.events.send(EngineEvent::Note(Info {
                 id: go.id.clone(),
                 string: Some(format!(
                     "Threads {} asked, {} available of the server's {} (--max-threads): searching with {}",
@@ -248,14 +248,14 @@ impl Engine {
         let first = positions.last().expect("a position or a game's");
         let limits = Limits {
             asked: Some(received),
-            ..plan::limits(&go, first, &stop)
+            ..go_limits::of(&go, first, &stop)
         };
         self.started += 1;
         self.infinite = go.infinite;
         self.worker.search(SearchJob {
-            game,
+            values_game,
             positions,
-            progress: request.progress,
+            progress_every: request.progress_every,
             events: Arc::clone(&self.events),
             params,
             limits,
@@ -304,7 +304,7 @@ impl Engine {
                     .zip(&moves)
                     .map(|(rank, m)| line(m, Some(rank)))
                     .collect();
-                self.events.send(Event::Iteration(lines));
+                self.events.send(EngineEvent::Iteration(lines));
             }
             return false;
         }
@@ -312,7 +312,7 @@ impl Engine {
         else {
             return false;
         };
-        self.events.send(Event::Done {
+        self.events.send(EngineEvent::Done {
             info: line(&chosen, None),
             best: BestMove {
                 mv: Some(chosen.mv.to_string()),
@@ -336,7 +336,7 @@ impl Engine {
         let wanted = self.options.kalah_solve_hash_mib.max(hash);
         let mib = self.reservation.grow_within(hash, wanted)?;
         if mib < wanted {
-            self.events.send(Event::Note(Info {
+            self.events.send(EngineEvent::Note(Info {
                 id: go.id.clone(),
                 string: Some(format!(
                     "KalahSolveHash {wanted} MiB asked, {mib} available of the server's table memory: solving with {mib}"

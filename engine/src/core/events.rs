@@ -7,7 +7,7 @@ use protocol::{BestMove, Info};
 
 /// One report of an engine.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Event {
+pub enum EngineEvent {
     /// A note for the user (`info string`): fewer threads than asked, a database being
     /// built or not usable.
     Note(Info),
@@ -48,5 +48,5 @@ pub enum Event {
 /// front's), so it must not wait for the client.
 pub trait EventSink: Send + Sync {
     /// Delivers one event.
-    fn send(&self, event: Event);
+    fn send(&self, event: EngineEvent);
 }

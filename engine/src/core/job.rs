@@ -1,5 +1,5 @@
 //! One request on the search thread: its searches (one position, or a game's positions
-//! from the last back), with progress reports, each turned into the engine's [`Event`]s.
+//! from the last back), with progress reports, each turned into the engine's [`EngineEvent`]s.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::RecvTimeoutError;
 use protocol::{BestMove, Depth, Go, Goal, Info, PassInfo};
 
-use super::events::{Event, EventSink};
+use super::events::{EngineEvent, EventSink};
 use super::pool::ThreadLease;
 use crate::game::AnyPosition;
 use crate::search::kalah::{AutoContext, DatabaseCache, DatabaseSource, KalahDatabase};
@@ -25,9 +25,9 @@ pub(crate) struct SearchJob {
     /// The position to search; or with `game`, every position of a game, valued from the
     /// last back to the first (later positions fill the table first).
     pub(crate) positions: Vec<AnyPosition>,
-    pub(crate) game: bool,
-    /// Send [`Event::Progress`] this often.
-    pub(crate) progress: Option<Duration>,
+    pub(crate) values_game: bool,
+    /// Send [`EngineEvent::Progress`] this often.
+    pub(crate) progress_every: Option<Duration>,
     pub(crate) events: Arc<dyn EventSink>,
     /// How to search, with the threads leased.
     pub(crate) params: SearchParams,
@@ -78,7 +78,7 @@ fn kalah_database(job: &SearchJob) -> Option<Arc<KalahDatabase>> {
     let Some(AnyPosition::Kalah(position)) = job.positions.first() else {
         return None;
     };
-    let say = |text: String| job.events.send(Event::Note(job.note(text)));
+    let say = |text: String| job.events.send(EngineEvent::Note(job.note(text)));
     let kalah = &job.kalah;
     let rules = position.rules();
     let context = AutoContext {
@@ -120,17 +120,17 @@ fn kalah_database(job: &SearchJob) -> Option<Arc<KalahDatabase>> {
     database
 }
 
-/// Runs the job's searches, with [`Event::Progress`] every `job.progress` while they run
+/// Runs the job's searches, with [`EngineEvent::Progress`] every `job.progress_every` while they run
 /// (the nodes of all the job's searches so far); returns the final line and move.
 fn run_with_progress(
     tt: &mut TranspositionTable,
     job: &SearchJob,
     kalah_database: &Option<Arc<KalahDatabase>>,
 ) -> (Info, BestMove) {
-    let Some(every) = job.progress else {
+    let Some(every) = job.progress_every else {
         return run_job(tt, job, kalah_database, None);
     };
-    let nodes = Progress::default();
+    let nodes = JobNodes::default();
     let (done, finished) = crossbeam_channel::bounded::<()>(0);
     let started = Instant::now();
     std::thread::scope(|scope| {
@@ -139,7 +139,7 @@ fn run_with_progress(
             while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(every) {
                 // Never backwards, even read between two searches of a game.
                 shown = nodes.total().max(shown);
-                job.events.send(Event::Progress {
+                job.events.send(EngineEvent::Progress {
                     nodes: shown,
                     elapsed: started.elapsed(),
                 });
@@ -153,12 +153,12 @@ fn run_with_progress(
 
 /// The nodes of a job so far: those of its finished searches, and the running one's.
 #[derive(Debug, Default)]
-struct Progress {
+struct JobNodes {
     finished: AtomicU64,
     running: Arc<AtomicU64>,
 }
 
-impl Progress {
+impl JobNodes {
     fn total(&self) -> u64 {
         self.finished.load(Ordering::Relaxed) + self.running.load(Ordering::Relaxed)
     }
@@ -174,7 +174,7 @@ fn run_job(
     tt: &mut TranspositionTable,
     job: &SearchJob,
     kalah_database: &Option<Arc<KalahDatabase>>,
-    progress: Option<&Progress>,
+    nodes: Option<&JobNodes>,
 ) -> (Info, BestMove) {
     let mut last = (
         job.info(),
@@ -184,18 +184,18 @@ fn run_job(
         },
     );
     for (index, position) in job.positions.iter().enumerate().rev() {
-        if job.game {
+        if job.values_game {
             if job.stop.load(Ordering::Relaxed) {
                 break;
             }
             if position.is_terminal() {
                 let score = position.final_score();
-                job.events.send(Event::Valued { index, score });
+                job.events.send(EngineEvent::Valued { index, score });
                 continue;
             }
         }
         let limits = Limits {
-            progress: progress.map(|p| Arc::clone(&p.running)),
+            progress: nodes.map(|n| Arc::clone(&n.running)),
             // The first search's time counts from the `go`, table work included.
             asked: job
                 .limits
@@ -208,15 +208,15 @@ fn run_job(
             AnyPosition::Othello(p) => run_search(p, &job.evaluator, tt, job, &limits),
             AnyPosition::Kalah(p) => run_search(p, kalah_database, tt, job, &limits),
         };
-        if let Some(progress) = progress {
-            progress.search_ended(info.nodes.unwrap_or(0));
+        if let Some(nodes) = nodes {
+            nodes.search_ended(info.nodes.unwrap_or(0));
         }
-        if job.game {
+        if job.values_game {
             if stopped {
                 break;
             }
             let score = info.score.map_or(0, |s| s.value);
-            job.events.send(Event::Valued { index, score });
+            job.events.send(EngineEvent::Valued { index, score });
         }
         last = (info, best);
     }
@@ -262,7 +262,7 @@ fn run_search<G: Searchable>(
                     time: Some(millis(time)),
                     ..job.info()
                 };
-                job.events.send(Event::Pass(info));
+                job.events.send(EngineEvent::Pass(info));
             }
         }
         Report::Iteration(it) => {
@@ -285,7 +285,7 @@ fn run_search<G: Searchable>(
             } else {
                 vec![info]
             };
-            job.events.send(Event::Iteration(lines));
+            job.events.send(EngineEvent::Iteration(lines));
         }
     };
     let result = search::search_with(position, tt, &job.params, resources, limits, &mut report);

@@ -1,6 +1,6 @@
 //! The engine core: what every front drives. A front ([`crate::fronts`]: the native
 //! protocol and NBoard mode, carried over stdin or TCP by [`crate::server`]) only
-//! translates its text into the core's requests and the core's [`Event`]s into its text;
+//! translates its text into the core's requests and the core's [`EngineEvent`]s into its text;
 //! it starts no thread and holds no table.
 //!
 //! An [`Engine`] is one client's engine: its position, options, a table reserved from the
@@ -13,18 +13,18 @@ mod config;
 mod engine;
 mod events;
 mod file_access;
+mod go_limits;
 mod job;
 mod options;
-mod plan;
 mod pool;
 mod timing;
 mod worker;
 
 use std::sync::Arc;
 
-pub use config::ServerConfig;
+pub use config::EngineDefaults;
 pub use engine::{Ending, Engine, GoError, Intent, Request};
-pub use events::{Event, EventSink};
+pub use events::{EngineEvent, EventSink};
 pub use file_access::{FileAccess, NotAllowed};
 pub use options::{EngineOptions, OptionError, option_names};
 
@@ -32,11 +32,11 @@ use crate::search::kalah::DatabaseCache;
 use pool::{TablePool, ThreadBudget};
 
 /// What every engine of one process shares: the memory of the tables and the search
-/// threads, which they may not exceed together (the limits of a [`ServerConfig`]), and
+/// threads, which they may not exceed together (the limits of its [`EngineDefaults`]), and
 /// the Kalah database last obtained.
 #[derive(Debug)]
 pub struct Shared {
-    config: ServerConfig,
+    config: EngineDefaults,
     pool: Arc<TablePool>,
     threads: Arc<ThreadBudget>,
     kalah_databases: Arc<DatabaseCache>,
@@ -45,7 +45,7 @@ pub struct Shared {
 impl Shared {
     /// The shared state of a process serving with `config`.
     #[must_use]
-    pub fn new(config: ServerConfig) -> Arc<Shared> {
+    pub fn new(config: EngineDefaults) -> Arc<Shared> {
         // What the first search would make is made before the first line is answered.
         crate::search::othello::warm_up();
         if config.own_book {
@@ -61,7 +61,7 @@ impl Shared {
 
     /// The limits.
     #[must_use]
-    pub fn config(&self) -> &ServerConfig {
+    pub fn config(&self) -> &EngineDefaults {
         &self.config
     }
 

@@ -12,8 +12,9 @@ use crate::search::kalah::{DatabaseSource, KalahDatabase};
 use crate::search::othello::eval::{EvalChoice, EvalKind, Evaluator};
 use crate::search::{Selectivity, Thresholds};
 
-/// `EvalFile`'s value for the weights shipped in the engine (and `BookFile`'s for the book).
-pub(crate) const BUILTIN_WEIGHTS: &str = "<builtin>";
+/// The value of `EvalFile` and `BookFile` that names the file shipped in the engine (the
+/// trained weights, the opening book).
+pub(crate) const SHIPPED_FILE: &str = "<builtin>";
 
 /// `KalahSolveHash`'s default (at most `--max-hash`): a Kalah(6,4) solve takes 0.7 of the
 /// time with this table as with 64 MiB.
@@ -153,9 +154,9 @@ fn count(v: i64) -> usize {
     usize::try_from(v).unwrap_or(1)
 }
 
-/// A file option's value: `None` for [`BUILTIN_WEIGHTS`], else the file it may name.
+/// A file option's value: `None` for [`SHIPPED_FILE`], else the file it may name.
 fn named_file(o: &EngineOptions, value: &str) -> Result<Option<std::path::PathBuf>, String> {
-    (value != BUILTIN_WEIGHTS)
+    (value != SHIPPED_FILE)
         .then(|| o.files.resolve(Path::new(value)).map_err(|e| e.to_string()))
         .transpose()
 }
@@ -244,7 +245,7 @@ const OPTIONS: [Declared; 15] = [
                 d.eval
                     .file
                     .as_ref()
-                    .map_or_else(|| BUILTIN_WEIGHTS.to_string(), |f| f.display().to_string())
+                    .map_or_else(|| SHIPPED_FILE.to_string(), |f| f.display().to_string())
             },
             set: |o, v| {
                 let file = named_file(o, v)?;
@@ -288,7 +289,7 @@ const OPTIONS: [Declared; 15] = [
     Declared {
         name: "BookFile",
         handler: Handler::Text {
-            default: |_| BUILTIN_WEIGHTS.to_string(),
+            default: |_| SHIPPED_FILE.to_string(),
             set: |o, v| {
                 o.book_file = named_file(o, v)?
                     .map(|path| read_book(&path).map(Arc::new).map_err(|e| e.to_string()))
@@ -627,6 +628,6 @@ mod tests {
         let err = o.set("EvalFile", "w.weights").unwrap_err().to_string();
         assert!(err.contains("/nonexistent/data/w.weights"), "{err}");
         o.set("KalahDatabase", "12").unwrap();
-        o.set("EvalFile", BUILTIN_WEIGHTS).unwrap();
+        o.set("EvalFile", SHIPPED_FILE).unwrap();
     }
 }

@@ -1,5 +1,5 @@
 //! The search thread of an engine: it owns the transposition table, runs one request at a
-//! time and reports it as [`Event`]s. A request comes by crossbeam channel (at most one is
+//! time and reports it as [`EngineEvent`]s. A request comes by crossbeam channel (at most one is
 //! ever queued: the engine refuses `go` while one runs); clearing the table is a flag, so
 //! that any number of `newgame`s costs one clear, made a MiB at a time so that it never
 //! delays a `stop`.
@@ -12,7 +12,7 @@ use std::time::Instant;
 use crossbeam_channel::{Receiver, Sender};
 use tokio::sync::watch;
 
-use super::events::Event;
+use super::events::EngineEvent;
 use super::job::{self, SearchJob};
 use super::pool::Reservation;
 use crate::search::TranspositionTable;
@@ -176,7 +176,7 @@ impl SearchThread {
                 .finished
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
-            job.events.send(Event::Done {
+            job.events.send(EngineEvent::Done {
                 info,
                 best,
                 stopped,
@@ -247,7 +247,7 @@ mod tests {
     struct Nowhere;
 
     impl EventSink for Nowhere {
-        fn send(&self, _: Event) {}
+        fn send(&self, _: EngineEvent) {}
     }
 
     /// What a panic in a front does to its worker: the handle is dropped mid-search.
@@ -267,8 +267,8 @@ mod tests {
         let stop = stop_flag();
         worker.search(SearchJob {
             positions: vec![position],
-            game: false,
-            progress: None,
+            values_game: false,
+            progress_every: None,
             events: Arc::new(Nowhere),
             params: SearchParams {
                 threads: 2,

@@ -11,7 +11,8 @@ use super::node::Searcher;
 use super::root::RootOutcome;
 use super::{
     Algorithm, Bound, DEPTH_TO_END, Goal, Iteration, Limits, Proof, RankedMove, Report, Score,
-    SearchParams, SearchResult, Searchable, Selectivity, TranspositionTable, reported_depth,
+    SearchParams, SearchResult, Searchable, Selectivity, ThreadNumber, TranspositionTable,
+    reported_depth,
 };
 use crate::game::GameMove;
 
@@ -212,9 +213,9 @@ pub fn search_with<G: Searchable>(
 ) -> SearchResult<G::Move> {
     tt.new_search();
     let tt: &TranspositionTable = tt;
-    let thread = |params, limits, helper, busy, report: &mut dyn FnMut(Report<'_, G::Move>)| {
+    let thread = |params, limits, number, busy, report: &mut dyn FnMut(Report<'_, G::Move>)| {
         search_thread(
-            position, tt, params, resources, limits, helper, busy, report,
+            position, tt, params, resources, limits, number, busy, report,
         )
     };
     if params.threads <= 1 {
@@ -259,17 +260,17 @@ pub fn search_with<G: Searchable>(
     })
 }
 
-/// Puts the moves after the first in helper `helper`'s order (lazy SMP): rotated by its
-/// number, so that helpers start on other subtrees than the main thread (helper 0) and
-/// each other. The first move, the best known, stays first.
-pub(crate) fn spread_for_helper<T>(moves: &mut [T], helper: usize) {
+/// Puts the moves after the first in thread `thread`'s order (lazy SMP): rotated by its
+/// number, so that helpers start on other subtrees than the main thread (0) and each
+/// other. The first move, the best known, stays first.
+pub(crate) fn spread_for_thread<T>(moves: &mut [T], thread: ThreadNumber) {
     if moves.len() > 2 {
         let n = moves.len() - 1;
-        moves[1..].rotate_left(helper % n);
+        moves[1..].rotate_left(thread % n);
     }
 }
 
-/// One thread's search: the main one (`helper` 0) or a helper, which starts its heuristic
+/// One thread's search: the main one (`thread` 0) or a helper, which starts its heuristic
 /// iterations one ply deeper when odd and tries the root moves after the first in a
 /// rotated order, so that the threads spread over the tree.
 #[allow(clippy::too_many_arguments)] // one thread's share of search_with's arguments
@@ -279,14 +280,14 @@ fn search_thread<G: Searchable>(
     params: &SearchParams,
     resources: &G::Resources,
     limits: &Limits,
-    helper: usize,
+    thread: ThreadNumber,
     busy: Option<&BusyMoves>,
     report: &mut dyn FnMut(Report<'_, G::Move>),
 ) -> SearchResult<G::Move> {
     let stop_check = StopCheck::new(limits);
     let root_entry = tt.probe(position.hash_key());
     let mut s: Searcher<'_, G> = Searcher::new(tt, params.clone(), resources, stop_check);
-    s.helper = helper;
+    s.thread = thread;
     s.busy = busy;
     let mut moves = s.ordered_moves(
         position,
@@ -298,7 +299,7 @@ fn search_thread<G: Searchable>(
     }
     let excluded = moves.len() < position.count_moves();
     s.partial_root = excluded;
-    spread_for_helper(&mut moves, helper);
+    spread_for_thread(&mut moves, thread);
     if moves.is_empty() {
         return SearchResult {
             best_move: None,
@@ -315,7 +316,7 @@ fn search_thread<G: Searchable>(
         };
     }
     let mut plan = Plan::new(position, params, resources, limits);
-    if helper % 2 == 1 && plan.goal == Goal::Heuristic {
+    if thread % 2 == 1 && plan.goal == Goal::Heuristic {
         // Before a solve, every thread runs the same shallow iterations: they reach the
         // solve with the same first guess and the same table moves, so they search the
         // same MTD(f) passes in the same order and the young brothers split the work.

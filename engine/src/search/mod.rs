@@ -89,6 +89,10 @@ impl Default for Thresholds {
     }
 }
 
+/// A thread's number in a parallel search: 0 for the main thread (the one whose result is
+/// the search's), 1.. for its helpers.
+pub(crate) type ThreadNumber = usize;
+
 /// How to search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchParams {
@@ -331,9 +335,9 @@ pub struct SolverContext<'a> {
     pub(crate) stop_check: &'a mut limits::StopCheck,
     /// Set once a limit is hit: the solver unwinds at once.
     pub(crate) stopped: &'a mut bool,
-    /// 0 in a search's main thread, else the helper's number: in Kalah's solver, helpers
-    /// vary the order of the moves after the first far from the end.
-    pub(crate) helper: usize,
+    /// The thread's number (0: the main thread): in Kalah's solver, helpers vary the order
+    /// of the moves after the first far from the end.
+    pub(crate) thread: ThreadNumber,
     /// The moves other threads have in hand, in a parallel search.
     pub(crate) busy: Option<&'a busy::BusyMoves>,
 }

@@ -6,7 +6,9 @@ use super::busy::{BusyMoves, YoungBrothers, move_key};
 use super::limits::StopCheck;
 use super::probcut::{self, Prediction};
 use super::tt::{Store, TranspositionTable};
-use super::{Algorithm, INFINITY, SearchParams, SearchStats, Searchable, SolverContext};
+use super::{
+    Algorithm, INFINITY, SearchParams, SearchStats, Searchable, SolverContext, ThreadNumber,
+};
 use crate::game::{Game, GameMove, MoveList};
 
 /// Remaining depth from which children's table entries are checked before searching.
@@ -37,8 +39,9 @@ pub(crate) struct Searcher<'a, G: Searchable> {
     /// The root searches only some of its moves (the next ranks of a multi-PV search):
     /// its result is not the position's value, so it is not stored.
     pub(crate) partial_root: bool,
-    /// 0 for the main thread of a search, else the helper's number (lazy SMP).
-    pub(crate) helper: usize,
+    /// The thread's number in a search: 0 for the main thread, 1.. for the helpers (lazy
+    /// SMP).
+    pub(crate) thread: ThreadNumber,
     /// The moves the threads of a parallel search have in hand (None with one thread).
     pub(crate) busy: Option<&'a BusyMoves>,
     /// What only this game's search uses (Kalah's database).
@@ -72,7 +75,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             stats: SearchStats::default(),
             stopped: false,
             partial_root: false,
-            helper: 0,
+            thread: 0,
             busy: None,
             resources,
         }
@@ -96,7 +99,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             stats: &mut self.stats,
             stop_check: &mut self.stop_check,
             stopped: &mut self.stopped,
-            helper: self.helper,
+            thread: self.thread,
             busy: self.busy,
         }
     }

@@ -8,6 +8,7 @@
 //! bounded by a field of [`ServerConfig`]: line length, connections, table memory (all
 //! sessions, and one session), output not yet read, and time a connection may sit idle.
 
+mod config;
 mod lines;
 mod output;
 
@@ -22,7 +23,8 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-pub use crate::core::{FileAccess, ServerConfig};
+pub use crate::core::{EngineDefaults, FileAccess};
+pub use config::ServerConfig;
 
 use crate::core::{Ending, Shared};
 use crate::fronts::{BadLine, Flow, Front, Lines, Protocol};
@@ -42,11 +44,12 @@ pub fn serve_stdio(config: ServerConfig, first: Vec<u8>, protocol: Protocol) -> 
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let shared = Shared::new(config);
+    let shared = Shared::new(config.engine.clone());
     runtime.block_on(run_session(
         std::io::Cursor::new(first).chain(tokio::io::stdin()),
         tokio::io::stdout(),
         shared,
+        &config,
         // A native client that closes its input still gets its answer; NBoard's GUI is gone.
         match protocol {
             Protocol::Native => Ending::Drain,
@@ -105,7 +108,8 @@ fn serve_listener(listener: std::net::TcpListener, config: ServerConfig) -> anyh
         let listener = TcpListener::from_std(listener)?;
         let connections = Arc::new(Semaphore::new(config.max_connections));
         let max_connections = config.max_connections;
-        let shared = Shared::new(config);
+        let shared = Shared::new(config.engine.clone());
+        let transport = Arc::new(config);
         loop {
             let (stream, peer) = match listener.accept().await {
                 Ok(accepted) => accepted,
@@ -124,6 +128,7 @@ fn serve_listener(listener: std::net::TcpListener, config: ServerConfig) -> anyh
                 continue;
             };
             let shared = Arc::clone(&shared);
+            let transport = Arc::clone(&transport);
             tokio::spawn(async move {
                 tracing::info!(%peer, "connected");
                 let (reader, writer) = stream.into_split();
@@ -132,6 +137,7 @@ fn serve_listener(listener: std::net::TcpListener, config: ServerConfig) -> anyh
                     reader,
                     writer,
                     Arc::clone(&shared),
+                    &transport,
                     Ending::Stop,
                     connection,
                 )
@@ -175,13 +181,13 @@ async fn run_session<R, W>(
     reader: R,
     writer: W,
     shared: Arc<Shared>,
+    config: &ServerConfig,
     at_end_of_input: Ending,
     connection: Connection,
 ) where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    let config = shared.config();
     let (out, queue) = output::channel(config.max_output_bytes);
     let mut writer = tokio::spawn(queue.write_to(writer));
     let (tcp, protocol) = match connection {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use protocol::{Command, Message, PROTOCOL_VERSION, PositionStart};
 
 use super::{Flow, Lines};
-use crate::core::{Ending, Engine, Event, EventSink, FileAccess, Shared};
+use crate::core::{Ending, Engine, EngineEvent, EventSink, FileAccess, Shared};
 use crate::game::{AnyPosition, GameId};
 
 /// The longest `error` text sent, in bytes: errors quote the client's words, and a
@@ -19,17 +19,17 @@ const MAX_ERROR_BYTES: usize = 512;
 struct Replies(Lines);
 
 impl EventSink for Replies {
-    fn send(&self, event: Event) {
+    fn send(&self, event: EngineEvent) {
         let send = |message: Message| self.0.send(message.to_string());
         match event {
-            Event::Note(info) | Event::Pass(info) => send(Message::Info(info)),
-            Event::Iteration(lines) => lines.into_iter().for_each(|i| send(Message::Info(i))),
-            Event::Done { info, best, .. } => {
+            EngineEvent::Note(info) | EngineEvent::Pass(info) => send(Message::Info(info)),
+            EngineEvent::Iteration(lines) => lines.into_iter().for_each(|i| send(Message::Info(i))),
+            EngineEvent::Done { info, best, .. } => {
                 send(Message::Info(info));
                 send(Message::BestMove(best));
             }
             // Not requested by this protocol.
-            Event::Progress { .. } | Event::Valued { .. } => {}
+            EngineEvent::Progress { .. } | EngineEvent::Valued { .. } => {}
         }
     }
 }

@@ -18,7 +18,7 @@ use protocol::{Go, MultiPv};
 
 use super::{Flow, Lines};
 use crate::ENGINE_NAME;
-use crate::core::{Ending, Engine, Event, EventSink, FileAccess, Intent, Request, Shared};
+use crate::core::{Ending, Engine, EngineEvent, EventSink, FileAccess, Intent, Request, Shared};
 use crate::game::othello::Othello;
 use crate::game::{AnyPosition, Game, Side};
 use crate::ggf::GgfGame;
@@ -63,14 +63,14 @@ impl Replies {
 }
 
 impl EventSink for Replies {
-    fn send(&self, event: Event) {
+    fn send(&self, event: EngineEvent) {
         // Read in place: the front sets it only while no search runs.
         let running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
         let Some(running) = running.as_ref() else {
             return;
         };
         match event {
-            Event::Iteration(lines) if running.task != Task::Analyze => {
+            EngineEvent::Iteration(lines) if running.task != Task::Analyze => {
                 let empties = running.position.empties().unwrap_or(0);
                 for info in &lines {
                     self.say(match info.book {
@@ -79,10 +79,10 @@ impl EventSink for Replies {
                     });
                 }
             }
-            Event::Progress { nodes, elapsed } => {
+            EngineEvent::Progress { nodes, elapsed } => {
                 self.say(format!("nodestats {nodes} {:.2}", elapsed.as_secs_f64()));
             }
-            Event::Valued { index, score } => {
+            EngineEvent::Valued { index, score } => {
                 // NBoard plots the game's values from Black's view.
                 let black = match running.game.get(index).map(Game::side_to_move) {
                     Some(Side::Second) => -score,
@@ -90,7 +90,7 @@ impl EventSink for Replies {
                 };
                 self.say(format!("analysis {index} {:.2}", f64::from(black)));
             }
-            Event::Done {
+            EngineEvent::Done {
                 info,
                 best,
                 stopped,
@@ -105,12 +105,12 @@ impl EventSink for Replies {
                 }
                 self.say("status".into());
             }
-            Event::Note(info) => {
+            EngineEvent::Note(info) => {
                 if let Some(text) = info.string {
                     self.say(format!("status {text}"));
                 }
             }
-            Event::Iteration(_) | Event::Pass(_) => {}
+            EngineEvent::Iteration(_) | EngineEvent::Pass(_) => {}
         }
     }
 }
@@ -280,8 +280,8 @@ impl NboardFront {
         };
         let request = Request {
             go,
-            progress: Some(NODESTATS_INTERVAL),
-            game: (task == Task::Analyze)
+            progress_every: Some(NODESTATS_INTERVAL),
+            value_game: (task == Task::Analyze)
                 .then(|| positions.iter().map(|&p| AnyPosition::Othello(p)).collect()),
             intent: match task {
                 Task::Move => Intent::Play,

@@ -14,7 +14,7 @@ use crate::game::kalah::KalahMove;
 use crate::game::zobrist;
 use crate::search::SolverContext;
 use crate::search::bounds_of;
-use crate::search::driver::spread_for_helper;
+use crate::search::driver::spread_for_thread;
 use crate::search::tt::Store;
 
 /// From this many seeds on the board, children's table entries are checked before any
@@ -127,10 +127,10 @@ impl<'c, 'a> KalahSolver<'c, 'a> {
             })
             .collect();
         moves.sort_unstable_by_key(|m| m.order);
-        if self.ctx.helper > 0 && seeds >= HELPER_SPREAD_SEEDS {
+        if self.ctx.thread > 0 && seeds >= HELPER_SPREAD_SEEDS {
             // Helper threads (lazy SMP) take the moves after the first in another order,
             // so that they spread over the tree instead of repeating the main search.
-            spread_for_helper(&mut moves, self.ctx.helper);
+            spread_for_thread(&mut moves, self.ctx.thread);
         }
 
         if let Some(tt) = table.filter(|_| seeds >= ETC_SEEDS) {

@@ -132,7 +132,7 @@ mod tests {
                             stats: &mut stats,
                             stop_check: &mut stop_check,
                             stopped: &mut stopped,
-                            helper: 0,
+                            thread: 0,
                             busy: None,
                         };
                         let got = frontier(&p, window.0, window.1, scout, &mut ctx, &evaluator);

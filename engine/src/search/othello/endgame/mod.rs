@@ -39,7 +39,7 @@ pub fn solve(
         stats,
         stop_check: &mut stop_check,
         stopped: &mut stopped,
-        helper: 0,
+        thread: 0,
         busy: None,
     };
     solve_in(position, alpha, beta, &mut ctx, &Evaluator::default())

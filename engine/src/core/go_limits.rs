@@ -13,7 +13,7 @@ use crate::search::Limits;
 
 /// The limits of `go` on `position`, stopped by `stop`. Whether it searches or solves is
 /// the search's to decide ([`Limits::goal`]).
-pub(crate) fn limits(go: &Go, position: &AnyPosition, stop: &Arc<AtomicBool>) -> Limits {
+pub(crate) fn of(go: &Go, position: &AnyPosition, stop: &Arc<AtomicBool>) -> Limits {
     // A fixed time per move is used whole; a clock's share of it is used as it pays.
     let clock = go
         .time
