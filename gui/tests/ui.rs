@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
+use engine::game::Game;
 use gui::App;
 use gui::engine_link::LinkStatus;
 use gui::settings::{Controller, Settings};
@@ -131,9 +132,17 @@ fn an_illegal_click_is_refused_and_undo_takes_a_move_back() {
     h.get_by_label("d6 (legal)").click();
     h.run();
     assert_eq!(h.state().control().game().moves(), ["f5", "d6"]);
+    assert!(
+        h.query_by_label_contains("discs: Black 3, White 3")
+            .is_some()
+    );
     h.get_by_label("Undo").click();
     h.run();
     assert_eq!(h.state().control().game().moves(), ["f5"]);
+    assert!(
+        h.query_by_label_contains("discs: Black 4, White 1")
+            .is_some()
+    );
     h.get_by_label("Redo").click();
     h.run();
     assert_eq!(h.state().control().game().moves(), ["f5", "d6"]);
@@ -165,6 +174,20 @@ fn setting_up_a_position_and_playing_to_the_end() {
     h.step();
     assert!(h.state().control().game().position().is_terminal());
     assert!(h.query_by_label_contains("Game over").is_some());
+    // The disc count adds up: a full 4x4 board, or the empties the game ended with.
+    let engine::game::AnyPosition::Othello(end) = h.state().control().game().position() else {
+        unreachable!()
+    };
+    let (black, white) = if end.side_to_move() == engine::game::Side::First {
+        (end.me().count_ones(), end.opp().count_ones())
+    } else {
+        (end.opp().count_ones(), end.me().count_ones())
+    };
+    assert_eq!(black + white + end.empty().count_ones(), 16);
+    assert!(
+        h.query_by_label_contains(&format!("discs: Black {black}, White {white})"))
+            .is_some()
+    );
 }
 
 /// A 4x4 game played by first legal moves up to one move before its end.

@@ -194,11 +194,11 @@ impl Engine {
     /// Resolves once the engine's search (if any) has ended and `after` more has passed.
     /// A front makes a new one after every line, so any line resets it.
     pub fn idle(&self, after: Duration) -> impl Future<Output = ()> + use<> {
-        let mut progress = self.worker.progress();
+        let mut finished = self.worker.finished_count();
         let started = self.started;
         async move {
             // An error means the search thread is gone: nothing runs.
-            let _ = progress.wait_for(|&n| n >= started).await;
+            let _ = finished.wait_for(|&n| n >= started).await;
             tokio::time::sleep(after).await;
         }
     }

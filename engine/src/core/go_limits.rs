@@ -35,7 +35,7 @@ pub(crate) fn of(go: &Go, position: &AnyPosition, stop: &Arc<AtomicBool>) -> Lim
             Some(protocol::MultiPv::All) => usize::MAX,
         },
         stop: Some(Arc::clone(stop)),
-        progress: None,
+        node_counter: None,
         asked: None,
         exclude: Vec::new(),
     }

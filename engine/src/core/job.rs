@@ -195,7 +195,7 @@ fn run_job(
             }
         }
         let limits = Limits {
-            progress: nodes.map(|n| Arc::clone(&n.running)),
+            node_counter: nodes.map(|n| Arc::clone(&n.running)),
             // The first search's time counts from the `go`, table work included.
             asked: job
                 .limits

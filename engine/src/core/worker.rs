@@ -116,7 +116,7 @@ impl Worker {
     }
 
     /// A receiver of the finished count, to wait on without borrowing the worker.
-    pub(crate) fn progress(&self) -> watch::Receiver<u64> {
+    pub(crate) fn finished_count(&self) -> watch::Receiver<u64> {
         self.finished.clone()
     }
 

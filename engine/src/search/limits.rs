@@ -33,7 +33,7 @@ pub struct Limits {
     pub stop: Option<Arc<AtomicBool>>,
     /// Where the search publishes its node count as it goes (every [`CHECK_INTERVAL`]
     /// nodes), for progress reports from another thread.
-    pub progress: Option<Arc<AtomicU64>>,
+    pub node_counter: Option<Arc<AtomicU64>>,
     /// Root moves not to search (as [`GameMove::to_byte`](crate::game::GameMove::to_byte)
     /// gives them), unless that leaves none: the best of the other moves is searched for
     /// (an opening book values the moves that leave it this way). Such a search's root
@@ -98,7 +98,7 @@ pub(crate) struct StopCheck {
     soft_deadline: Option<Instant>,
     max_nodes: Option<u64>,
     stop: Option<Arc<AtomicBool>>,
-    progress: Option<Arc<AtomicU64>>,
+    node_counter: Option<Arc<AtomicU64>>,
     next_check: u64,
 }
 
@@ -113,7 +113,7 @@ impl StopCheck {
             soft_deadline: limits.soft_time.and_then(after),
             max_nodes: limits.nodes,
             stop: limits.stop.clone(),
-            progress: limits.progress.clone(),
+            node_counter: limits.node_counter.clone(),
             next_check: CHECK_INTERVAL,
         }
     }
@@ -145,8 +145,8 @@ impl StopCheck {
             return false;
         }
         self.next_check = nodes + CHECK_INTERVAL;
-        if let Some(progress) = &self.progress {
-            progress.store(nodes, Ordering::Relaxed);
+        if let Some(counter) = &self.node_counter {
+            counter.store(nodes, Ordering::Relaxed);
         }
         self.max_nodes.is_some_and(|max| nodes >= max)
             || self

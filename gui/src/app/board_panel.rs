@@ -1,8 +1,8 @@
-//! The board panel: whose move it is, the message, the board with legal moves, the last
+//! The board panel: whose move it is, the disc (or store) count, the message, the board with legal moves, the last
 //! move, flips and the principal variation.
 
 use eframe::egui::{self, Color32, RichText};
-use engine::game::AnyPosition;
+use engine::game::{AnyPosition, Game, Side};
 
 use super::App;
 use crate::board::{self, Overlay};
@@ -102,6 +102,7 @@ impl App {
     }
 
     fn status_line(&self, position: &AnyPosition, names: [&str; 2]) -> String {
+        let counts = tally(position, names);
         if position.is_terminal() {
             let score = position.final_score();
             let first = if self.control.to_move() == 0 {
@@ -109,11 +110,12 @@ impl App {
             } else {
                 -score
             };
-            return match first.signum() {
-                1 => format!("Game over: {} wins by {first}.", names[0]),
-                -1 => format!("Game over: {} wins by {}.", names[1], -first),
-                _ => "Game over: a draw.".to_string(),
+            let result = match first.signum() {
+                1 => format!("Game over: {} wins by {first}", names[0]),
+                -1 => format!("Game over: {} wins by {}", names[1], -first),
+                _ => "Game over: a draw".to_string(),
             };
+            return format!("{result} ({counts}).");
         }
         let side = self.control.to_move();
         let who = match self.control.settings.players[side] {
@@ -121,9 +123,26 @@ impl App {
             Controller::Engine => "engine thinking",
         };
         format!(
-            "{} to move ({who}), move {}",
+            "{} to move ({who}), move {}; {counts}",
             names[side],
             self.control.game.cursor() + 1
         )
     }
+}
+
+/// What each side holds, as a player counts it: Othello's discs, Kalah's stores.
+fn tally(position: &AnyPosition, names: [&str; 2]) -> String {
+    let (what, [first, second]) = match position {
+        AnyPosition::Othello(p) => {
+            let (mover, other) = (p.me().count_ones(), p.opp().count_ones());
+            let counts = if p.side_to_move() == Side::First {
+                [mover, other]
+            } else {
+                [other, mover]
+            };
+            ("discs", counts)
+        }
+        AnyPosition::Kalah(p) => ("stores", [p.store(Side::First), p.store(Side::Second)]),
+    };
+    format!("{what}: {} {first}, {} {second}", names[0], names[1])
 }
