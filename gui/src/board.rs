@@ -9,6 +9,9 @@ use engine::game::{AnyPosition, Game, Side};
 /// Room for the coordinates around an Othello board.
 const MARGIN: f32 = 18.0;
 
+/// The ring around the move a Hint shows.
+const HINT_COLOUR: Color32 = Color32::from_rgb(90, 200, 255);
+
 /// What the board shows besides the position.
 #[derive(Clone, Debug, Default)]
 pub struct Overlay {
@@ -26,6 +29,8 @@ pub struct Overlay {
     pub best: Option<String>,
     /// The opening book's moves, with their book values for the side to move.
     pub book: Vec<(String, i32)>,
+    /// The engine's move shown on demand (Hint).
+    pub hint: Option<String>,
 }
 
 impl Overlay {
@@ -48,6 +53,9 @@ impl Overlay {
         }
         if let Some(&(_, v)) = self.book.iter().find(|(m, _)| m == name) {
             notes.push(format!("book {v:+}"));
+        }
+        if self.hint.as_deref() == Some(name) {
+            notes.push("hint".into());
         }
         if notes.is_empty() {
             name.to_string()
@@ -146,6 +154,9 @@ fn othello(ui: &mut egui::Ui, p: &Othello, overlay: &Overlay) -> Option<String> 
             }
             if overlay.last_move.as_deref() == Some(name.as_str()) {
                 painter.circle_filled(centre, cell * 0.08, Color32::from_rgb(220, 40, 40));
+            }
+            if overlay.hint.as_deref() == Some(name.as_str()) {
+                painter.circle_stroke(centre, radius, Stroke::new(3.0, HINT_COLOUR));
             }
             if let Some(&(_, v)) = overlay.book.iter().find(|(m, _)| *m == name) {
                 // The book's value along the square's top edge, above the search's.
@@ -266,6 +277,9 @@ fn kalah(ui: &mut egui::Ui, p: &Kalah, overlay: &Overlay) -> Option<String> {
                 cell * 0.4,
                 Stroke::new(2.0, Color32::from_rgb(220, 40, 40)),
             );
+        }
+        if playable && overlay.hint.as_deref() == Some(name.as_str()) {
+            painter.circle_stroke(centre, cell * 0.45, Stroke::new(3.0, HINT_COLOUR));
         }
         let value = overlay.value(&name).filter(|_| playable);
         let seeds_at = centre - Vec2::new(0.0, if value.is_some() { cell * 0.1 } else { 0.0 });

@@ -31,9 +31,11 @@ pub struct GameControl {
     pub data_dir: Option<PathBuf>,
     /// A Kalah database being installed.
     pub(crate) install: Option<Install>,
-    /// The user asked for a solve of the position after this many moves; it starts once
-    /// the first engine is ready.
-    solve_asked: Option<usize>,
+    /// The user asked for a solve or a hint of the position after this many moves; it
+    /// starts once the first engine is ready.
+    asked: Option<(usize, Purpose)>,
+    /// The hint last received, and the ply it is for.
+    hint: Option<(usize, String)>,
     repaint: Arc<dyn Fn() + Send + Sync>,
 }
 
@@ -53,7 +55,8 @@ impl GameControl {
             scores: Vec::new(),
             data_dir: default_data_dir(),
             install: None,
-            solve_asked: None,
+            asked: None,
+            hint: None,
             repaint,
         }
     }
@@ -132,7 +135,7 @@ impl GameControl {
             }
         }
         self.poll_install();
-        self.start_solve();
+        self.start_asked();
         let position = self.game.position();
         let ply = self.game.cursor();
         // A search for a position no longer on the board is dropped.
@@ -199,6 +202,13 @@ impl GameControl {
     fn on_event(&mut self, side: usize, event: LinkEvent) {
         match event {
             LinkEvent::BestMove { purpose, ply, mv } => {
+                if purpose == Purpose::Hint && ply == self.game.cursor() {
+                    if let Some(mv) = mv {
+                        self.message = format!("Hint: {mv}.");
+                        self.hint = Some((ply, mv));
+                    }
+                    return;
+                }
                 if let Some(score) = self.links[side].last_search.as_ref().and_then(final_score) {
                     let first_view = if self.to_move() == 0 { score } else { -score };
                     self.scores.retain(|(p, _)| *p != ply);
@@ -315,36 +325,66 @@ impl GameControl {
     /// move valued if the analysis shows every move's value); its result is shown until the
     /// position changes.
     pub fn solve(&mut self) {
+        self.ask(Purpose::Solve);
+    }
+
+    /// Asks the first engine for the move it would play here, shown on the board.
+    pub fn hint(&mut self) {
+        self.ask(Purpose::Hint);
+    }
+
+    fn ask(&mut self, purpose: Purpose) {
         if !self.game.position().is_terminal() {
             self.ensure_started(0);
-            self.solve_asked = Some(self.game.cursor());
+            self.asked = Some((self.game.cursor(), purpose));
         }
     }
 
     /// True from a solve's request until its end.
     #[must_use]
     pub fn solving(&self) -> bool {
-        self.solve_asked.is_some()
+        self.asked_or_running(Purpose::Solve)
+    }
+
+    /// True from a hint's request until the engine answers.
+    #[must_use]
+    pub fn hinting(&self) -> bool {
+        self.asked_or_running(Purpose::Hint)
+    }
+
+    fn asked_or_running(&self, purpose: Purpose) -> bool {
+        self.asked.is_some_and(|(_, p)| p == purpose)
             || self.links[0]
                 .search
                 .as_ref()
-                .is_some_and(|s| s.purpose == Purpose::Solve)
+                .is_some_and(|s| s.purpose == purpose)
+    }
+
+    /// The hinted move, if the last hint is for the position on the board.
+    #[must_use]
+    pub fn hint_shown(&self) -> Option<&str> {
+        self.hint
+            .as_ref()
+            .filter(|(ply, _)| *ply == self.game.cursor())
+            .map(|(_, mv)| mv.as_str())
     }
 
     /// Abandons the solve (asked for or running).
     pub fn stop_solving(&mut self) {
-        self.solve_asked = None;
+        if self.asked.is_some_and(|(_, p)| p == Purpose::Solve) {
+            self.asked = None;
+        }
         self.links[0].abandon_if(Purpose::Solve);
     }
 
-    /// Starts the solve asked for once the engine is ready (forgotten if the position
-    /// changed meanwhile).
-    fn start_solve(&mut self) {
-        let Some(ply) = self.solve_asked else {
+    /// Starts the solve or hint asked for once the engine is ready (forgotten if the
+    /// position changed meanwhile).
+    fn start_asked(&mut self) {
+        let Some((ply, purpose)) = self.asked else {
             return;
         };
         if ply != self.game.cursor() {
-            self.solve_asked = None;
+            self.asked = None;
             return;
         }
         let link = &mut self.links[0];
@@ -356,13 +396,16 @@ impl GameControl {
         {
             return;
         }
-        self.solve_asked = None;
-        let go = Go {
-            goal: Goal::Solve,
-            multipv: self.settings.value_all.then_some(MultiPv::All),
-            ..Go::default()
+        self.asked = None;
+        let go = match purpose {
+            Purpose::Hint => self.settings.engines[0].go(),
+            _ => Go {
+                goal: Goal::Solve,
+                multipv: self.settings.value_all.then_some(MultiPv::All),
+                ..Go::default()
+            },
         };
-        link.search(&self.game, go, Purpose::Solve);
+        link.search(&self.game, go, purpose);
     }
 
     /// Starts installing the default Kalah database for the game's board and rules.

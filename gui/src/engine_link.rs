@@ -54,6 +54,8 @@ pub enum Purpose {
     Analysis,
     /// A solve of the position on the board (`go solve`), asked for by the user.
     Solve,
+    /// The move the engine would play, shown to the user on demand (Hint).
+    Hint,
 }
 
 /// What one MTD(f) pass left known about the value: it lies in `lower..=upper`.

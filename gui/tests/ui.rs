@@ -106,6 +106,38 @@ fn the_engine_plays_from_its_opening_book_as_with_any_other_front() {
 }
 
 #[test]
+fn hint_shows_the_engines_move_on_the_board_until_a_move_is_played() {
+    let mut h = harness(settings(
+        "othello8x8",
+        [Controller::Human, Controller::Engine],
+    ));
+    h.run();
+    h.get_by_label("Hint").click();
+    h.run();
+    wait_until(&mut h, "the hint", |app| {
+        app.control().hint_shown().is_some()
+    });
+    let hint = h.state().control().hint_shown().unwrap().to_string();
+    assert!(
+        h.state()
+            .control()
+            .game()
+            .position()
+            .legal_moves()
+            .contains(&hint)
+    );
+    assert!(h.query_by_label(&format!("{hint} (legal, hint)")).is_some());
+    assert!(
+        h.query_by_label_contains(&format!("Hint: {hint}"))
+            .is_some()
+    );
+    // Played, the hint is gone: it was for the position before.
+    h.get_by_label(&format!("{hint} (legal, hint)")).click();
+    h.run();
+    assert_eq!(h.state().control().hint_shown(), None);
+}
+
+#[test]
 fn an_illegal_click_is_refused_and_undo_takes_a_move_back() {
     let mut h = harness(settings(
         "othello8x8",

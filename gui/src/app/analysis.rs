@@ -72,6 +72,7 @@ impl App {
                             Purpose::Move => "the engine's move".into(),
                             Purpose::Analysis => "analysis".into(),
                             Purpose::Solve => "a solve".into(),
+                            Purpose::Hint => "a hint".into(),
                         },
                     );
                 });

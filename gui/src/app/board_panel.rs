@@ -89,6 +89,7 @@ impl App {
             values,
             best,
             book,
+            hint: self.control.hint_shown().map(str::to_string),
         };
         if let Some(mv) = board::show(ui, &position, &overlay) {
             if !human {

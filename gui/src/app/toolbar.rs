@@ -16,6 +16,19 @@ impl App {
             if ui.button("Redo").clicked() {
                 self.control.redo();
             }
+            let position = self.control.game.position();
+            let humans_turn = self.control.settings.players[self.control.to_move()]
+                == crate::settings::Controller::Human;
+            if ui
+                .add_enabled(
+                    humans_turn && !position.is_terminal() && !self.control.hinting(),
+                    egui::Button::new("Hint"),
+                )
+                .on_hover_text("Show the move the first player's engine would play")
+                .clicked()
+            {
+                self.control.hint();
+            }
             if ui
                 .add_enabled(
                     self.control.engine_thinking(),
