@@ -1,5 +1,6 @@
 //! One request on the search thread: its searches (one position, or a game's positions
-//! from the last back), with progress reports, each turned into the engine's [`EngineEvent`]s.
+//! from the last back), with progress reports, each turned into the engine's
+//! [`EngineEvent`]s.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -22,9 +23,10 @@ use crate::search::{
 
 /// One request to run.
 pub(crate) struct SearchJob {
-    /// The position to search; or with `game`, every position of a game, valued from the
-    /// last back to the first (later positions fill the table first).
+    /// The position to search; or with `values_game`, every position of a game, valued
+    /// from the last back to the first (later positions fill the table first).
     pub(crate) positions: Vec<AnyPosition>,
+    /// Value every position of a game (an [`EngineEvent::Valued`] each).
     pub(crate) values_game: bool,
     /// Send [`EngineEvent::Progress`] this often.
     pub(crate) progress_every: Option<Duration>,
@@ -120,8 +122,8 @@ fn kalah_database(job: &SearchJob) -> Option<Arc<KalahDatabase>> {
     database
 }
 
-/// Runs the job's searches, with [`EngineEvent::Progress`] every `job.progress_every` while they run
-/// (the nodes of all the job's searches so far); returns the final line and move.
+/// Runs the job's searches, with [`EngineEvent::Progress`] every `job.progress_every` while
+/// they run (the nodes of all the job's searches so far); returns the final line and move.
 fn run_with_progress(
     tt: &mut TranspositionTable,
     job: &SearchJob,
