@@ -7,6 +7,7 @@ pub const ENGINE_NAME: &str = "gamesearch";
 pub mod bench;
 pub mod book;
 pub mod core;
+pub mod cores;
 pub mod data_dir;
 pub mod files;
 pub mod fronts;

@@ -58,7 +58,7 @@ impl Install {
         let (tx, result) = mpsc::channel();
         let (thread_done, thread_stop) = (Arc::clone(&done), Arc::clone(&stop));
         std::thread::spawn(move || {
-            let threads = std::thread::available_parallelism().map_or(1, usize::from);
+            let threads = engine::cores::available_cores();
             let outcome = KalahDatabase::install(
                 &dir,
                 rules,

@@ -62,7 +62,7 @@ enum BookCommand {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Threads of each search.
-        #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, usize::from))]
+        #[arg(long, default_value_t = engine::cores::available_cores())]
         threads: usize,
     },
     /// Say what a book holds (reading and checking all of it).
@@ -81,7 +81,7 @@ struct Search {
     #[arg(long, default_value_t = Selectivity::DATA)]
     selectivity: Selectivity,
     /// Threads searching.
-    #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, usize::from))]
+    #[arg(long, default_value_t = engine::cores::available_cores())]
     threads: usize,
 }
 

@@ -214,10 +214,7 @@ fn list(data_dir: Option<&Path>) -> anyhow::Result<()> {
 }
 
 fn threads(asked: Option<u16>) -> usize {
-    asked.map_or_else(
-        || std::thread::available_parallelism().map_or(1, usize::from),
-        usize::from,
-    )
+    asked.map_or_else(engine::cores::available_cores, usize::from)
 }
 
 fn build(args: &BuildArgs) -> anyhow::Result<()> {

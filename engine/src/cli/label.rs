@@ -78,7 +78,7 @@ struct RunArgs {
     #[arg(long, default_value = "1/1")]
     shard: Shard,
     /// Threads labelling.
-    #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, usize::from))]
+    #[arg(long, default_value_t = engine::cores::available_cores())]
     threads: usize,
 }
 

@@ -18,7 +18,7 @@ use engine::train::probcut::{
 };
 
 fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
+    engine::cores::available_cores()
 }
 
 #[derive(Debug, Args)]

@@ -41,7 +41,7 @@ pub struct SelfPlayArgs {
     #[arg(long, default_value = "1/1")]
     shard: Shard,
     /// Threads playing (a game each).
-    #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, usize::from))]
+    #[arg(long, default_value_t = engine::cores::available_cores())]
     threads: usize,
 }
 

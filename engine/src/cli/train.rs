@@ -17,7 +17,7 @@ use engine::train::labels::{Method, read_labels};
 use engine::train::{TrainConfig, read_folders, split, train};
 
 fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
+    engine::cores::available_cores()
 }
 
 #[derive(Debug, Args)]

@@ -39,7 +39,7 @@ impl Default for EngineDefaults {
             max_hash_mib: 1024,
             hash_mib: 64,
             eval: EvalChoice::default(),
-            max_threads: std::thread::available_parallelism().map_or(1, usize::from),
+            max_threads: crate::cores::available_cores(),
             threads: 1,
             selectivity: Selectivity::PLAY,
             own_book: true,

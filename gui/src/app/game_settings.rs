@@ -163,7 +163,7 @@ impl App {
             ui.add(egui::DragValue::new(&mut e.hash_mib).range(1..=4096))
                 .labelled_by(l.id);
             let l = ui.label(format!("{name} threads"));
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+            let cores = u32::try_from(engine::cores::available_cores()).unwrap_or(u32::MAX);
             ui.add(egui::DragValue::new(&mut e.threads).range(1..=cores))
                 .labelled_by(l.id);
         });

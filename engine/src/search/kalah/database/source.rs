@@ -110,7 +110,7 @@ impl AutoContext<'_> {
         }
         let seeds = default_install_seeds(rules.pits);
         let positions = database_positions(rules.pits, seeds);
-        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        let threads = crate::cores::available_cores();
         // Measured: 6 pits, 24 seeds, 1.25 G positions in 376 s on two threads.
         let minutes = positions as f64 * 0.6e-6 / threads as f64 / 60.0;
         let mut command = format!("engine kalah-db install {}", rules.pits);
@@ -189,7 +189,7 @@ impl DatabaseCache {
         let db = match source {
             DatabaseSource::None | DatabaseSource::Auto => return Ok(None),
             DatabaseSource::Build(n) => {
-                let threads = std::thread::available_parallelism().map_or(1, usize::from);
+                let threads = crate::cores::available_cores();
                 KalahDatabase::build(rules, *n, threads, progress, stop)?
             }
             DatabaseSource::File(path) => {
