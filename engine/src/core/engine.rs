@@ -347,6 +347,17 @@ impl Engine {
         Ok(mib)
     }
 
+    /// Makes the table of `Hash` on the search thread, while no search runs, and resolves
+    /// once it is made (at `isready`, as UCI engines do): the first search of a game then
+    /// spends its time searching. Skipped when a search runs or the pool has no room (the
+    /// `go` then says why).
+    pub async fn prepare_table(&mut self) {
+        let hash = self.options.hash_mib;
+        if !self.searching() && self.reservation.grow_to(hash).is_ok() {
+            self.worker.prepare_table(hash).await;
+        }
+    }
+
     /// Stops the search, if any, and waits until its end has been reported.
     pub async fn stop(&mut self) {
         self.worker.stop();

@@ -4,6 +4,7 @@
 //! that any number of `newgame`s costs one clear, made a MiB at a time so that it never
 //! delays a `stop`.
 
+use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
@@ -35,7 +36,7 @@ struct Signals {
 /// returns its reservation.
 #[derive(Debug)]
 pub(crate) struct Worker {
-    jobs: Option<Sender<SearchJob>>,
+    jobs: Option<Sender<Task>>,
     signals: Arc<Signals>,
     finished: watch::Receiver<u64>,
     /// The stop flag of the latest search.
@@ -87,7 +88,22 @@ impl Worker {
         self.stop = Some(Arc::clone(&job.stop));
         if let Some(jobs) = &self.jobs {
             // Fails only if the thread died; the engine notices in `wait_for`.
-            let _ = jobs.send(job);
+            let _ = jobs.send(Task::Search(Box::new(job)));
+        }
+    }
+
+    /// Makes (or clears, after a `newgame`) the table of `mib` MiB now, while no search
+    /// runs, so that the next search finds it ready; resolves once it is made. Skipped
+    /// when a request is queued.
+    pub(crate) fn prepare_table(&mut self, mib: usize) -> impl Future<Output = ()> + use<> {
+        let (made, ready) = tokio::sync::oneshot::channel();
+        if let Some(jobs) = &self.jobs {
+            // Full only while a request waits: then that request makes the table.
+            let _ = jobs.try_send(Task::PrepareTable { mib, made });
+        }
+        async move {
+            // An error: skipped, or the thread is gone; either way nothing to wait for.
+            let _ = ready.await;
         }
     }
 
@@ -151,6 +167,17 @@ impl Drop for Worker {
     }
 }
 
+/// What the search thread is asked to do.
+pub(crate) enum Task {
+    /// Run a request.
+    Search(Box<SearchJob>),
+    /// Make the table of `mib` MiB (or clear it) before any request comes, and say so.
+    PrepareTable {
+        mib: usize,
+        made: tokio::sync::oneshot::Sender<()>,
+    },
+}
+
 /// The search thread's state.
 struct SearchThread {
     signals: Arc<Signals>,
@@ -160,8 +187,16 @@ struct SearchThread {
 }
 
 impl SearchThread {
-    fn run(&mut self, jobs: &Receiver<SearchJob>) {
-        while let Ok(job) = jobs.recv() {
+    fn run(&mut self, tasks: &Receiver<Task>) {
+        while let Ok(task) = tasks.recv() {
+            let job = match task {
+                Task::Search(job) => *job,
+                Task::PrepareTable { mib, made } => {
+                    self.table_for(mib, &AtomicBool::new(false), None);
+                    let _ = made.send(());
+                    continue;
+                }
+            };
             let tt = self.table_for(job.hash_mib, &job.stop, job.housekeeping_until());
             let (info, best) = job::run(&job, tt);
             // The threads go back before the result is out: a client that reads this

@@ -108,7 +108,10 @@ impl NativeFront {
                 }
             }
             Command::Stop => self.engine.stop().await,
-            Command::IsReady => self.send(Message::ReadyOk),
+            Command::IsReady => {
+                self.engine.prepare_table().await;
+                self.send(Message::ReadyOk);
+            }
             Command::NewGame => self.engine.new_game().await,
             Command::Quit => return Flow::Quit,
         }
