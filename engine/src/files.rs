@@ -89,12 +89,25 @@ pub enum FileError {
     },
 }
 
+impl FileError {
+    /// Whether the file does not exist (which some readers take as empty).
+    #[must_use]
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, FileError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound)
+    }
+}
+
 /// Opens `path` for reading if it is a regular file within `limit`; the reader stops at
 /// the limit even if the file grows.
 ///
 /// # Errors
 /// A file that is missing or unreadable, not a regular file, or too large.
 pub fn open(path: &Path, limit: SizeLimit) -> Result<std::io::Take<File>, FileError> {
+    open_sized(path, limit).map(|(file, _)| file)
+}
+
+/// [`open`], and the file's size as it was checked.
+fn open_sized(path: &Path, limit: SizeLimit) -> Result<(std::io::Take<File>, u64), FileError> {
     let name = || path.display().to_string();
     let io = |source| FileError::Io {
         path: name(),
@@ -112,7 +125,7 @@ pub fn open(path: &Path, limit: SizeLimit) -> Result<std::io::Take<File>, FileEr
             limit,
         });
     }
-    Ok(file.take(limit.bytes))
+    Ok((file.take(limit.bytes), size))
 }
 
 fn regular_size(metadata: &std::fs::Metadata, path: &Path) -> Result<u64, FileError> {
@@ -130,8 +143,7 @@ fn regular_size(metadata: &std::fs::Metadata, path: &Path) -> Result<u64, FileEr
 /// # Errors
 /// As [`open`], and a read that fails.
 pub fn read(path: &Path, limit: SizeLimit) -> Result<Vec<u8>, FileError> {
-    let mut file = open(path, limit)?;
-    let size = file.get_ref().metadata().map_or(0, |m| m.len());
+    let (mut file, size) = open_sized(path, limit)?;
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
     file.read_to_end(&mut bytes)
         .map_err(|source| FileError::Io {

@@ -38,6 +38,16 @@ fn results(path: &Path) -> Vec<GameRecord> {
     read_results(path).unwrap()
 }
 
+/// The time in ms of each move of the side that moved first (0) or second (1) in `game`.
+fn move_times(game: &GameRecord, side: usize) -> Vec<u64> {
+    game.moves
+        .iter()
+        .skip(side)
+        .step_by(2)
+        .map(|p| p.time_ms)
+        .collect()
+}
+
 /// The position a game record ends in, its moves replayed by our rules.
 fn replayed(g: &GameRecord) -> engine::game::AnyPosition {
     let game: engine::game::GameId = g.game.parse().unwrap();
@@ -605,12 +615,7 @@ fn a_fallen_flag_loses_under_the_clock() {
         };
         assert_eq!(g.result, expected, "{g:?}");
         // The flag fell on the fourth move or later: three fit in the second.
-        let slow_moves = g
-            .moves
-            .iter()
-            .skip(usize::from(!slow_first))
-            .step_by(2)
-            .count();
+        let slow_moves = move_times(g, usize::from(!slow_first)).len();
         assert!(slow_moves >= 3, "{g:?}");
     }
     let slow = report.lines().find(|l| l.starts_with("slow")).unwrap();
@@ -776,13 +781,7 @@ fn the_native_engine_keeps_to_the_match_clock() {
     for g in &games {
         assert_eq!(g.termination, Termination::Normal, "{g:?}");
         for side in 0..2 {
-            let moves: Vec<u64> = g
-                .moves
-                .iter()
-                .skip(side)
-                .step_by(2)
-                .map(|p| p.time_ms)
-                .collect();
+            let moves = move_times(g, side);
             let allowed = 3000 + 20 * moves.len() as u64;
             let used: u64 = moves.iter().sum();
             assert!(
@@ -819,13 +818,7 @@ fn an_nboard_engine_keeps_to_the_match_clock() {
     for g in &games {
         assert_eq!(g.termination, Termination::Normal, "{g:?}");
         let nb_first = g.first == "nb";
-        let used: u64 = g
-            .moves
-            .iter()
-            .skip(usize::from(!nb_first))
-            .step_by(2)
-            .map(|p| p.time_ms)
-            .sum();
+        let used: u64 = move_times(g, usize::from(!nb_first)).iter().sum();
         assert!(used <= 1500, "the NBoard engine used {used} ms of 1500");
     }
 }

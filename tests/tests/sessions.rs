@@ -946,11 +946,7 @@ fn the_opening_book_answers_moves_and_shows_in_analysis(client: &mut Client) {
     client
         .send_line("setoption name OwnBook value false")
         .unwrap();
-    let quick = Go {
-        movetime: Some(50),
-        ..play
-    };
-    let outcome = client.search(&quick, PATIENCE).unwrap();
+    let outcome = client.search(&play_quickly(), PATIENCE).unwrap();
     assert!(outcome.final_info().unwrap().book.is_none());
     expect_error(
         client,

@@ -227,7 +227,7 @@ pub fn deepen(
     let mut added = 0;
     progress(0, positions);
     loop {
-        let whole = Shard { index: 1, count: 1 };
+        let whole = Shard::WHOLE;
         complete(book, settings, whole, threads, path, &mut |_, _| {})?;
         if added >= positions {
             return Ok(());

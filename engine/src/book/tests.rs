@@ -43,7 +43,7 @@ fn small_book(dir: &std::path::Path) -> Book {
     complete(
         &mut book,
         SHALLOW,
-        Shard { index: 1, count: 1 },
+        Shard::WHOLE,
         1,
         &dir.join("b.gsb"),
         &mut |_, _| {},

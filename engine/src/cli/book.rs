@@ -302,7 +302,7 @@ fn add(args: &AddArgs) -> anyhow::Result<()> {
     complete(
         &mut book,
         settings,
-        Shard { index: 1, count: 1 },
+        Shard::WHOLE,
         args.search.threads,
         &args.book,
         &mut progress("searched", started),

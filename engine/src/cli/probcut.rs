@@ -97,11 +97,7 @@ pub fn run(args: &ProbcutArgs) -> anyhow::Result<()> {
 fn sample_text(path: &std::path::Path) -> anyhow::Result<String> {
     match engine::files::read_text(path, engine::files::SizeLimit::POSITION_LIST) {
         Ok(text) => Ok(text),
-        Err(engine::files::FileError::Io { source, .. })
-            if source.kind() == std::io::ErrorKind::NotFound =>
-        {
-            Ok(String::new())
-        }
+        Err(e) if e.is_not_found() => Ok(String::new()),
         Err(e) => Err(e.into()),
     }
 }

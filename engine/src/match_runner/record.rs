@@ -185,11 +185,7 @@ pub fn write_results(path: &Path, records: &[GameRecord]) -> Result<(), MatchErr
 pub fn read_results(path: &Path) -> Result<Vec<GameRecord>, MatchError> {
     let file = match crate::files::open(path, crate::files::SizeLimit::RESULTS) {
         Ok(f) => f,
-        Err(crate::files::FileError::Io { source, .. })
-            if source.kind() == std::io::ErrorKind::NotFound =>
-        {
-            return Ok(Vec::new());
-        }
+        Err(e) if e.is_not_found() => return Ok(Vec::new()),
         Err(e) => return Err(e.into()),
     };
     let lines: Vec<String> = BufReader::new(file)

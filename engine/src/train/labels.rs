@@ -543,7 +543,7 @@ mod tests {
         label(
             &positions,
             (6, 8),
-            Shard { index: 1, count: 1 },
+            Shard::WHOLE,
             Method::Exact,
             &whole,
             2,
@@ -640,7 +640,7 @@ mod tests {
             selectivity: Selectivity::DATA,
         };
         let path = dir.path().join("searched.lab");
-        let one = Shard { index: 1, count: 1 };
+        let one = Shard::WHOLE;
         label(&positions, (30, 34), one, method, &path, 2, &mut |_, _| {}).unwrap();
         let (header, samples) = read_labels(&path).unwrap();
         assert_eq!(header.method, method);

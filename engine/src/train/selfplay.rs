@@ -319,16 +319,12 @@ mod tests {
         }
     }
 
-    fn whole() -> Shard {
-        Shard { index: 1, count: 1 }
-    }
-
     #[test]
     fn games_are_legal_finished_and_depend_on_their_number_only() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.gam");
         let mut calls = Vec::new();
-        let held = self_play(&settings(whole()), 6, &path, 2, &mut |d, t| {
+        let held = self_play(&settings(Shard::WHOLE), 6, &path, 2, &mut |d, t| {
             calls.push((d, t))
         });
         assert_eq!(held.unwrap(), 6);
@@ -341,7 +337,7 @@ mod tests {
         // Different openings, and each game is what playing its number alone gives.
         assert_ne!(lines[0][..18], lines[1][..18]);
         let mut tt = TranspositionTable::new(1);
-        assert_eq!(play_game(&settings(whole()), 4, &mut tt), lines[4]);
+        assert_eq!(play_game(&settings(Shard::WHOLE), 4, &mut tt), lines[4]);
         // Every game ends with perfect play: its final score is its exact value at the
         // solve point.
         for game in &games {
@@ -364,11 +360,11 @@ mod tests {
     fn balanced_runs_start_from_openings_valued_near_a_draw() {
         let balanced = SelfPlaySettings {
             balanced: Some(1),
-            ..settings(whole())
+            ..settings(Shard::WHOLE)
         };
         // Files made before the option resume: an unbalanced run's header is unchanged.
         assert_eq!(
-            settings(whole()).header(),
+            settings(Shard::WHOLE).header(),
             "# engine selfplay: opening plies 6, depth 2, selectivity 87, solve from 8 \
              empties, seed 5, shard 1/1"
         );
@@ -393,7 +389,7 @@ mod tests {
         let impossible = SelfPlaySettings {
             opening_plies: 1,
             balanced: Some(0),
-            ..settings(whole())
+            ..settings(Shard::WHOLE)
         };
         let first = Othello::start(Geometry::Board8x8, Start::Standard);
         let first = first.play(first.parse_move("d3").unwrap());
@@ -407,7 +403,7 @@ mod tests {
         // Without the option, some of the same games open further from a draw.
         let mut unbalanced = 0;
         for k in 0..8 {
-            let game = parse_logistello(&play_game(&settings(whole()), k, &mut tt)).unwrap();
+            let game = parse_logistello(&play_game(&settings(Shard::WHOLE), k, &mut tt)).unwrap();
             let value = opening_value(&balanced, &game.positions[6], &mut tt);
             unbalanced += usize::from(value.abs() > 1);
         }
@@ -419,7 +415,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.gam");
         let mut quiet = |_, _| {};
-        self_play(&settings(whole()), 5, &path, 1, &mut quiet).unwrap();
+        self_play(&settings(Shard::WHOLE), 5, &path, 1, &mut quiet).unwrap();
         let full = std::fs::read_to_string(&path).unwrap();
 
         // Cut inside the fourth game: the run again keeps three and plays two.
@@ -427,7 +423,7 @@ mod tests {
         let cut = full.match_indices('\n').nth(3).unwrap().0 + 10;
         std::fs::write(&resumed, &full[..cut]).unwrap();
         assert_eq!(
-            self_play(&settings(whole()), 5, &resumed, 2, &mut quiet).unwrap(),
+            self_play(&settings(Shard::WHOLE), 5, &resumed, 2, &mut quiet).unwrap(),
             5
         );
         assert_eq!(std::fs::read_to_string(&resumed).unwrap(), full);
@@ -450,12 +446,12 @@ mod tests {
         // Other settings, or a damaged line, are refused.
         let other = SelfPlaySettings {
             depth: 3,
-            ..settings(whole())
+            ..settings(Shard::WHOLE)
         };
         let err = self_play(&other, 5, &path, 1, &mut quiet).unwrap_err();
         assert!(err.to_string().contains("another run"), "{err}");
         std::fs::write(&resumed, full.replacen("+", "*", 2)).unwrap();
-        let err = self_play(&settings(whole()), 6, &resumed, 1, &mut quiet).unwrap_err();
+        let err = self_play(&settings(Shard::WHOLE), 6, &resumed, 1, &mut quiet).unwrap_err();
         assert!(format!("{err:#}").contains("line 2"), "{err:#}");
     }
 }
