@@ -13,6 +13,7 @@ pub mod files;
 pub mod fronts;
 pub mod game;
 pub mod ggf;
+pub mod level;
 pub mod match_runner;
 pub mod perft;
 pub mod search;

@@ -5,6 +5,8 @@ mod analysis;
 mod board_panel;
 mod console;
 mod game_settings;
+mod new_game;
+mod review;
 mod toolbar;
 
 use std::sync::Arc;
@@ -19,6 +21,8 @@ pub struct App {
     control: GameControl,
     /// The set-up text field.
     setup_text: String,
+    /// The new-game dialog's settings while it is open.
+    new_game: Option<Settings>,
 }
 
 impl App {
@@ -28,6 +32,7 @@ impl App {
         App {
             control: GameControl::new(settings, repaint),
             setup_text: String::new(),
+            new_game: None,
         }
     }
 
@@ -56,6 +61,7 @@ impl App {
     /// Draws the whole window.
     pub fn show(&mut self, ui: &mut egui::Ui) {
         self.control.tick();
+        self.new_game_dialog(&ui.ctx().clone());
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui));
         egui::Panel::left("settings")
             .resizable(true)
@@ -76,8 +82,9 @@ impl App {
                 .show(ui, |ui| self.console(ui));
         }
         egui::CentralPanel::default().show(ui, |ui| self.board_panel(ui));
-        // Searches report by channel; keep looking while one runs.
-        if self.control.links.iter().any(|l| l.search.is_some()) {
+        // Searches report by channel, and a clock runs: keep looking.
+        let clock_runs = self.control.clock().is_some_and(|c| c.running().is_some());
+        if clock_runs || self.control.links.iter().any(|l| l.search.is_some()) {
             ui.ctx()
                 .request_repaint_after(std::time::Duration::from_millis(100));
         }

@@ -4,16 +4,20 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use engine::data_dir::{default_data_dir, kalah_dir};
 use engine::game::othello::Geometry;
 use engine::game::{GameId, Side};
-use protocol::{Go, Goal, Info, MultiPv};
+use engine::level::{Level, TOP};
+use protocol::{Go, Goal, Info, MultiPv, TimeControl};
 
+use crate::clock::GameClock;
 use crate::db_install::Install;
 use crate::engine_link::{EngineLink, LinkEvent, LinkStatus, Purpose};
-use crate::game::{GameHistory, RecordError};
-use crate::settings::{Controller, Settings};
+use crate::game::{GameHistory, RecordError, parse_time_control};
+use crate::review::Review;
+use crate::settings::{ClockSettings, Controller, Settings, Strength};
 
 /// The game, its players and their engines.
 pub struct GameControl {
@@ -36,6 +40,15 @@ pub struct GameControl {
     asked: Option<(usize, Purpose)>,
     /// The hint last received, and the ply it is for.
     hint: Option<(usize, String)>,
+    /// The clocks of a game played under one.
+    clock: Option<GameClock>,
+    /// The game's time control, for its record: the clock it was played under, or the
+    /// one its GGF file gave.
+    time_control: Option<ClockSettings>,
+    /// The side whose flag fell: the game is over, lost on time.
+    flag_fell: Option<usize>,
+    /// The review of a game, under way or done.
+    review: Option<Review>,
     repaint: Arc<dyn Fn() + Send + Sync>,
 }
 
@@ -47,7 +60,7 @@ impl GameControl {
             GameHistory::new(GameId::Othello(Geometry::Board8x8), "startpos")
                 .expect("the standard start exists")
         });
-        GameControl {
+        let mut control = GameControl {
             settings,
             game,
             links: [EngineLink::default(), EngineLink::default()],
@@ -57,7 +70,120 @@ impl GameControl {
             install: None,
             asked: None,
             hint: None,
+            clock: None,
+            time_control: None,
+            flag_fell: None,
+            review: None,
             repaint,
+        };
+        control.set_clock();
+        control
+    }
+
+    /// The clock of a new game: one when the strength is a clock.
+    fn set_clock(&mut self) {
+        let clocked = self.settings.strength == Strength::Clock;
+        self.clock = clocked.then(|| GameClock::new(&self.settings.clock));
+        self.time_control = clocked.then_some(self.settings.clock);
+        self.flag_fell = None;
+    }
+
+    /// The game's clocks, if it is played under one.
+    #[must_use]
+    pub fn clock(&self) -> Option<&GameClock> {
+        self.clock.as_ref()
+    }
+
+    /// The side whose flag fell, if one did.
+    #[must_use]
+    pub fn flag_fell(&self) -> Option<usize> {
+        self.flag_fell
+    }
+
+    /// True when the game on the board is over: its end reached, or a flag fallen.
+    #[must_use]
+    pub fn over(&self) -> bool {
+        self.flag_fell.is_some() || self.game.position().is_terminal()
+    }
+
+    /// The review of the game, under way or done.
+    #[must_use]
+    pub fn review(&self) -> Option<&Review> {
+        self.review.as_ref()
+    }
+
+    /// True while a review runs.
+    #[must_use]
+    pub fn reviewing(&self) -> bool {
+        self.review.as_ref().is_some_and(|r| !r.is_finished())
+    }
+
+    /// Starts valuing every move of the game with the first player's engine (the
+    /// engines' own moves wait until it ends or is cancelled).
+    pub fn start_review(&mut self) {
+        if self.game.all_moves().is_empty() {
+            self.message = "No moves to review.".into();
+            return;
+        }
+        self.ensure_started(0);
+        for link in &mut self.links {
+            link.abandon();
+        }
+        self.review = Some(Review::new(&self.game, self.settings.review_depth));
+        self.message.clear();
+    }
+
+    /// Puts the board before move `ply` (from 0) of the reviewed game, its moves valued.
+    pub fn go_to_reviewed(&mut self, ply: usize) {
+        let Some(review) = &self.review else {
+            return;
+        };
+        if self.game.all_moves() != review.game().all_moves() {
+            self.game = review.game().clone();
+        }
+        self.game.jump(ply);
+    }
+
+    /// The review's values of the position on the board, if it is one of the reviewed
+    /// game's.
+    #[must_use]
+    pub fn reviewed_here(&self) -> Option<&crate::review::PositionReview> {
+        let review = self.review.as_ref()?;
+        let cursor = self.game.cursor();
+        let reviewed = review.game().all_moves();
+        (cursor <= reviewed.len() && reviewed[..cursor] == *self.game.moves())
+            .then(|| review.position(cursor))
+            .flatten()
+    }
+
+    /// Stops the review; the positions valued so far stay on show.
+    pub fn cancel_review(&mut self) {
+        self.links[0].abandon_if(Purpose::Review);
+        if let Some(review) = &mut self.review
+            && !review.is_finished()
+        {
+            review.stop();
+            self.message = "Review cancelled: the positions valued so far are shown.".into();
+        }
+    }
+
+    /// The `go` of an engine's move for `side`, at the strength chosen.
+    fn move_go(&self, side: usize) -> Go {
+        let engine = &self.settings.engines[side];
+        let go = match (self.settings.strength, &self.clock) {
+            (Strength::Custom, _) => return engine.go(),
+            (Strength::Clock, Some(clock)) => Go {
+                time: Some(TimeControl {
+                    time: millis(clock.left(side)).max(1),
+                    inc: Some(millis(clock.increment())),
+                }),
+                ..Go::default()
+            },
+            (strength, _) => strength.level().go(),
+        };
+        Go {
+            algorithm: engine.search_algorithm,
+            ..go
         }
     }
 
@@ -108,14 +234,27 @@ impl GameControl {
         self.game = game;
         self.scores.clear();
         self.message.clear();
+        self.review = None;
+        self.hint = None;
+        self.set_clock();
     }
 
     /// Plays a move for the side to move (a human's click or an engine's answer).
     pub(crate) fn play(&mut self, mv: &str) {
         let names = self.side_names();
-        let mover = names[self.to_move()];
+        let side = self.to_move();
+        let mover = names[side];
+        if self.over() {
+            self.message = "The game is over.".into();
+            return;
+        }
         match self.game.play(mv) {
             Ok(()) => {
+                if let Some(clock) = &mut self.clock {
+                    let took = clock.moved(side).as_secs_f64();
+                    self.game
+                        .annotate(self.game.cursor() - 1, |n| n.seconds = Some(took));
+                }
                 self.message = if mv == "pass" {
                     format!("{mover} has no move and passes.")
                 } else {
@@ -135,16 +274,25 @@ impl GameControl {
             }
         }
         self.poll_install();
-        self.start_asked();
-        let position = self.game.position();
         let ply = self.game.cursor();
-        // A search for a position no longer on the board is dropped.
+        // A search for a position no longer on the board is dropped (a review's
+        // positions are its own).
         for link in &mut self.links {
-            if link.search.as_ref().is_some_and(|s| s.ply != ply) {
+            if link
+                .search
+                .as_ref()
+                .is_some_and(|s| s.ply != ply && s.purpose != Purpose::Review)
+            {
                 link.abandon();
             }
         }
-        if position.is_terminal() {
+        self.tick_clock();
+        if self.reviewing() {
+            self.review_next();
+            return;
+        }
+        self.start_asked();
+        if self.over() {
             for link in &mut self.links {
                 link.abandon();
             }
@@ -153,12 +301,14 @@ impl GameControl {
         let side = self.to_move();
         if self.settings.players[side] == Controller::Engine {
             self.links[1 - side].abandon_if(Purpose::Analysis);
-            let engine = self.settings.engines[side].clone();
             self.ensure_started(side);
             let waiting = self.waiting_for_other(side);
+            let go = self.move_go(side);
+            let options = self.settings.strength.options();
             let link = &mut self.links[side];
-            if link.is_open() && link.search.is_none() && !waiting {
-                link.search(&self.game, engine.go(), Purpose::Move);
+            if link.is_ready() && link.search.is_none() && !waiting {
+                link.configure(&options);
+                link.search(&self.game, go, Purpose::Move);
             }
         } else if self.settings.analyse {
             let engine = self.settings.engines[0].clone();
@@ -169,7 +319,7 @@ impl GameControl {
                 .last_search
                 .as_ref()
                 .is_some_and(|s| s.purpose == Purpose::Solve && s.ply == ply);
-            if link.is_open() && link.search.is_none() && !solved {
+            if link.is_ready() && link.search.is_none() && !solved {
                 let go = Go {
                     algorithm: engine.search_algorithm,
                     infinite: true,
@@ -183,6 +333,89 @@ impl GameControl {
                 link.abandon_if(Purpose::Analysis);
             }
         }
+    }
+
+    /// Runs the clock of the side to move while the game is played, and ends the game
+    /// when a flag falls.
+    fn tick_clock(&mut self) {
+        let over = self.over();
+        let side = self.to_move();
+        let reviewing = self.reviewing();
+        let Some(clock) = &mut self.clock else {
+            return;
+        };
+        if over || reviewing {
+            clock.stop();
+            return;
+        }
+        clock.run(side);
+        if clock.flag_fallen() == Some(side) {
+            clock.stop();
+            self.flag_fell = Some(side);
+            for link in &mut self.links {
+                link.abandon();
+            }
+            let names = self.side_names();
+            self.message = format!(
+                "{}'s time ran out: {} wins on time.",
+                names[side],
+                names[1 - side]
+            );
+        }
+    }
+
+    /// Starts the search of the next position the review values, once the engine is free.
+    fn review_next(&mut self) {
+        let Some(review) = &self.review else {
+            return;
+        };
+        let Some(ply) = review.next_position() else {
+            return;
+        };
+        let link = &mut self.links[0];
+        if link.is_ready() && link.search.is_none() {
+            link.configure(&Strength::Custom.options());
+            link.search(&review.game_at(ply), review.go(ply), Purpose::Review);
+        } else if matches!(link.status, LinkStatus::Failed(_)) {
+            self.message = "The review stopped: the first player's engine stopped.".into();
+            self.cancel_review();
+        }
+    }
+
+    /// Takes a reviewed position's values; at the review's end, its values become the
+    /// game's (graph, notes) and the message says how it went.
+    fn on_reviewed(&mut self, ply: usize) {
+        let Some(review) = &mut self.review else {
+            return;
+        };
+        if let Some(search) = &self.links[0].last_search {
+            review.record(ply, &search.values);
+        }
+        if !review.is_finished() {
+            return;
+        }
+        let same_game = review.game().all_moves().starts_with(self.game.all_moves())
+            || self.game.all_moves().starts_with(review.game().all_moves());
+        if same_game {
+            self.scores = review.values_for_first();
+            for index in 0..review.game().all_moves().len() {
+                let played = &review.game().all_moves()[index];
+                if let Some(value) = review.position(index).and_then(|p| p.value_of(played)) {
+                    self.game
+                        .annotate(index, |n| n.value = Some(f64::from(value)));
+                }
+            }
+        }
+        let mistakes = review.mistakes();
+        self.message = match mistakes.first() {
+            Some(worst) => format!(
+                "Review done: the largest loss is {} discs, move {} ({}).",
+                worst.loss,
+                worst.ply + 1,
+                worst.played
+            ),
+            None => "Review done: no move lost anything.".into(),
+        };
     }
 
     /// True while the other side's engine still owes a move for this ply (never twice).
@@ -202,6 +435,10 @@ impl GameControl {
     fn on_event(&mut self, side: usize, event: LinkEvent) {
         match event {
             LinkEvent::BestMove { purpose, ply, mv } => {
+                if purpose == Purpose::Review {
+                    self.on_reviewed(ply);
+                    return;
+                }
                 if purpose == Purpose::Hint && ply == self.game.cursor() {
                     if let Some(mv) = mv {
                         self.message = format!("Hint: {mv}.");
@@ -231,7 +468,13 @@ impl GameControl {
                             );
                             self.settings.players[side] = Controller::Human;
                         } else {
+                            let value = self.links[side].last_search.as_ref().and_then(final_score);
                             self.play(&mv);
+                            if let Some(value) = value {
+                                self.game.annotate(self.game.cursor() - 1, |n| {
+                                    n.value = Some(f64::from(value));
+                                });
+                            }
                         }
                     }
                     None => {
@@ -268,10 +511,21 @@ impl GameControl {
         let game = engine::files::read_text(std::path::Path::new(&path), limit)
             .map_err(|e| e.to_string())
             .and_then(|text| engine::ggf::parse_games(&text).map_err(|e| format!("{path}: {e}")))
-            .and_then(|games| GameHistory::from_ggf(&games[0]).map_err(|e| e.to_string()));
+            .and_then(|games| {
+                let clock = games[0].property("TI").and_then(parse_time_control);
+                let game = GameHistory::from_ggf(&games[0]).map_err(|e| e.to_string())?;
+                Ok((game, clock))
+            });
         match game {
-            Ok(game) => {
+            Ok((game, clock)) => {
                 self.load(game);
+                // A record is reviewed, not played on against the clock.
+                self.clock = None;
+                self.time_control = clock.map(|(base_ms, increment_ms)| ClockSettings {
+                    base_ms,
+                    increment_ms,
+                    ..self.settings.clock
+                });
                 self.message = format!("Opened {path}.");
             }
             Err(e) => self.message = format!("Cannot open the game: {e}"),
@@ -290,7 +544,7 @@ impl GameControl {
         });
         let saved = self
             .game
-            .to_ggf(&black, &white)
+            .to_ggf(&black, &white, self.time_control.as_ref())
             .map_err(|e| e.to_string())
             .and_then(|ggf| std::fs::write(&path, format!("{ggf}\n")).map_err(|e| e.to_string()));
         self.message = match saved {
@@ -328,7 +582,8 @@ impl GameControl {
         self.ask(Purpose::Solve);
     }
 
-    /// Asks the first engine for the move it would play here, shown on the board.
+    /// Asks the first engine for the move it would play here at its top level, shown on
+    /// the board.
     pub fn hint(&mut self) {
         self.ask(Purpose::Hint);
     }
@@ -397,8 +652,9 @@ impl GameControl {
             return;
         }
         self.asked = None;
+        link.configure(&Strength::Custom.options());
         let go = match purpose {
-            Purpose::Hint => self.settings.engines[0].go(),
+            Purpose::Hint => Level::get(TOP).map(|l| l.go()).unwrap_or_default(),
             _ => Go {
                 goal: Goal::Solve,
                 multipv: self.settings.value_all.then_some(MultiPv::All),
@@ -455,6 +711,10 @@ impl GameControl {
 
 fn new_game(settings: &Settings) -> Result<GameHistory, RecordError> {
     GameHistory::new(settings.game, &settings.start)
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 fn final_score(search: &crate::engine_link::Search) -> Option<i32> {

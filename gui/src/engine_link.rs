@@ -56,6 +56,8 @@ pub enum Purpose {
     Solve,
     /// The move the engine would play, shown to the user on demand (Hint).
     Hint,
+    /// Every move of one position of a game under review valued (`multipv all`).
+    Review,
 }
 
 /// What one MTD(f) pass left known about the value: it lies in `lower..=upper`.
@@ -126,6 +128,12 @@ pub struct EngineLink {
     endpoint: String,
     /// A connection being made on its own thread, and the options to send once it is.
     pending: Option<PendingConnection>,
+    /// The engine's name, from its handshake.
+    name: Option<String>,
+    /// The options the engine declared in its handshake.
+    declared: Vec<String>,
+    /// The options sent since the engine started, with their values.
+    sent: BTreeMap<String, String>,
 }
 
 type PendingConnection = (
@@ -144,6 +152,9 @@ impl Default for EngineLink {
             next_id: 1,
             endpoint: String::new(),
             pending: None,
+            name: None,
+            declared: Vec::new(),
+            sent: BTreeMap::new(),
         }
     }
 }
@@ -208,6 +219,9 @@ impl EngineLink {
         repaint: Arc<dyn Fn() + Send + Sync>,
     ) {
         self.close();
+        self.name = None;
+        self.declared.clear();
+        self.sent.clear();
         self.endpoint = endpoint.to_string();
         self.status = LinkStatus::Connecting;
         let endpoint = endpoint.trim().to_string();
@@ -270,6 +284,20 @@ impl EngineLink {
             self.console.pop_front();
         }
         self.console.push_back(ConsoleLine { outgoing, text });
+    }
+
+    /// Sets the options an engine plays with (a level's), sending only those it declared
+    /// and whose values change: an engine without them plays as it is.
+    pub fn configure(&mut self, options: &[(String, String)]) {
+        for (name, value) in options {
+            if self.declared.contains(name) && self.sent.get(name) != Some(value) {
+                self.sent.insert(name.clone(), value.clone());
+                self.send(&Command::SetOption {
+                    name: name.clone(),
+                    value: value.clone(),
+                });
+            }
+        }
     }
 
     /// Sends a command; a write failure marks the link failed.
@@ -377,9 +405,12 @@ impl EngineLink {
 
     fn take(&mut self, message: Message, events: &mut Vec<LinkEvent>) {
         match message {
-            Message::IdName(name) => self.status = LinkStatus::Ready(name),
+            // Ready once the handshake, with its options, is complete.
+            Message::IdName(name) => self.name = Some(name),
+            Message::Option(spec) => self.declared.push(spec.name),
             Message::HelloOk if !self.is_ready() => {
-                self.status = LinkStatus::Ready("engine".into());
+                let name = self.name.clone().unwrap_or_else(|| "engine".into());
+                self.status = LinkStatus::Ready(name);
             }
             Message::Info(info) => {
                 let Some(search) = self

@@ -7,6 +7,8 @@ use engine::game::{AnyPosition, GameError, GameId};
 use engine::ggf::GgfGame;
 use thiserror::Error;
 
+use crate::settings::ClockSettings;
+
 /// Why a game cannot be set up, played on or written.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum RecordError {
@@ -26,14 +28,25 @@ pub enum RecordError {
     NotGgf,
 }
 
+/// What the record says of one move besides the move: as GGF keeps it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoveNote {
+    /// The move's value for its mover (an engine's score, or the review's).
+    pub value: Option<f64>,
+    /// Seconds the mover's clock ran for it.
+    pub seconds: Option<f64>,
+}
+
 /// A game record with a cursor.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameHistory {
     game: GameId,
     /// `startpos`, `parallel` or a position text.
     start: String,
     start_position: AnyPosition,
     moves: Vec<String>,
+    /// What is known of each move, beside it.
+    notes: Vec<MoveNote>,
     /// Positions after each move (`positions[0]` is the start).
     positions: Vec<AnyPosition>,
     /// How many moves are on the board (moves after it can be redone).
@@ -52,6 +65,7 @@ impl GameHistory {
             start: start.trim().to_string(),
             start_position: position,
             moves: Vec::new(),
+            notes: Vec::new(),
             positions: vec![position],
             cursor: 0,
         })
@@ -117,11 +131,40 @@ impl GameHistory {
             return Ok(());
         }
         self.moves.truncate(self.cursor);
+        self.notes.truncate(self.cursor);
         self.positions.truncate(self.cursor + 1);
         self.moves.push(mv.to_string());
+        self.notes.push(MoveNote::default());
         self.positions.push(next);
         self.cursor += 1;
         Ok(())
+    }
+
+    /// What is known of move `index` (from 0) of [`GameHistory::all_moves`].
+    #[must_use]
+    pub fn note(&self, index: usize) -> MoveNote {
+        self.notes.get(index).copied().unwrap_or_default()
+    }
+
+    /// Changes what is known of move `index` (nothing if there is no such move).
+    pub fn annotate(&mut self, index: usize, change: impl FnOnce(&mut MoveNote)) {
+        if let Some(note) = self.notes.get_mut(index) {
+            change(note);
+        }
+    }
+
+    /// The position after `n` moves of [`GameHistory::all_moves`] (clamped).
+    #[must_use]
+    pub fn position_at(&self, n: usize) -> AnyPosition {
+        self.positions[n.min(self.moves.len())]
+    }
+
+    /// The same game with the board after `n` moves (clamped), the later moves kept.
+    #[must_use]
+    pub fn at(&self, n: usize) -> GameHistory {
+        let mut game = self.clone();
+        game.jump(n);
+        game
     }
 
     /// Takes back one move. False at the start.
@@ -206,7 +249,12 @@ impl GameHistory {
     ///
     /// # Errors
     /// For other games.
-    pub fn to_ggf(&self, black: &str, white: &str) -> Result<GgfGame, RecordError> {
+    pub fn to_ggf(
+        &self,
+        black: &str,
+        white: &str,
+        clock: Option<&ClockSettings>,
+    ) -> Result<GgfGame, RecordError> {
         let AnyPosition::Othello(start) = self.start_position else {
             return Err(RecordError::NotGgf);
         };
@@ -214,8 +262,15 @@ impl GameHistory {
             return Err(RecordError::NotGgf);
         }
         let mut ggf = GgfGame::new(start, black, white);
-        for mv in self.moves() {
+        if let Some(clock) = clock {
+            ggf.set_property("TI", &time_control_text(clock));
+        }
+        for (mv, note) in self.moves().iter().zip(&self.notes) {
             ggf.push_text(mv)?;
+            if let Some(last) = ggf.moves.last_mut() {
+                last.eval = note.value;
+                last.time = note.seconds;
+            }
         }
         ggf.set_result_if_over();
         Ok(ggf)
@@ -240,9 +295,43 @@ impl GameHistory {
                     number: i + 1,
                     source,
                 })?;
+            record.notes[i] = MoveNote {
+                value: m.eval,
+                seconds: m.time,
+            };
         }
         Ok(record)
     }
+}
+
+/// A clock as GGF's `TI` writes it: the time for the game, then the increment
+/// (`05:00/00:03`).
+#[must_use]
+pub fn time_control_text(clock: &ClockSettings) -> String {
+    let mm_ss = |ms: u64| format!("{:02}:{:02}", ms / 60_000, ms / 1000 % 60);
+    format!("{}/{}", mm_ss(clock.base_ms), mm_ss(clock.increment_ms))
+}
+
+/// Reads a `TI` value: `[[h:]mm:]ss` for the game, optionally `/increment` and more
+/// (GGS's extension, ignored). `None` when it is not a time.
+#[must_use]
+pub fn parse_time_control(text: &str) -> Option<(u64, u64)> {
+    let ms = |part: &str| -> Option<u64> {
+        let part = part.trim();
+        if part.is_empty() {
+            return Some(0);
+        }
+        part.split(':')
+            .try_fold(0u64, |total, field| {
+                let n: u64 = field.trim().parse().ok()?;
+                total.checked_mul(60)?.checked_add(n)
+            })?
+            .checked_mul(1000)
+    };
+    let mut parts = text.split('/');
+    let base = ms(parts.next()?)?;
+    let increment = parts.next().map_or(Some(0), ms)?;
+    (base > 0).then_some((base, increment))
 }
 
 #[cfg(test)]
@@ -272,6 +361,38 @@ mod tests {
     }
 
     #[test]
+    fn notes_and_the_clock_go_to_ggf_and_back() {
+        let mut g = GameHistory::new(othello(), "startpos").unwrap();
+        g.play("f5").unwrap();
+        g.play("d6").unwrap();
+        g.annotate(0, |n| n.seconds = Some(1.5));
+        g.annotate(1, |n| {
+            n.value = Some(-2.0);
+            n.seconds = Some(0.25);
+        });
+        let clock = ClockSettings {
+            base_ms: 300_000,
+            increment_ms: 3_000,
+            flag_loses: true,
+        };
+        let text = g.to_ggf("a", "b", Some(&clock)).unwrap().to_string();
+        assert!(text.contains("TI[05:00/00:03]"), "{text}");
+        assert!(text.contains("B[F5//1.50]W[D6/-2.00/0.25]"), "{text}");
+        let back = GameHistory::from_ggf(&text.parse().unwrap()).unwrap();
+        assert_eq!(back.note(0).seconds, Some(1.5));
+        assert_eq!(back.note(1).value, Some(-2.0));
+        assert_eq!(parse_time_control("05:00/00:03"), Some((300_000, 3_000)));
+        assert_eq!(parse_time_control("15:00"), Some((900_000, 0)));
+        assert_eq!(parse_time_control("1:00:00//02:00"), Some((3_600_000, 0)));
+        assert_eq!(parse_time_control("soon"), None);
+        assert_eq!(parse_time_control("0"), None);
+        // Undone moves lose their notes when another move replaces them.
+        g.undo();
+        g.play("f6").unwrap();
+        assert_eq!(g.note(1), MoveNote::default());
+    }
+
+    #[test]
     fn record_text_reads_back() {
         let mut g = GameHistory::new(othello(), "startpos").unwrap();
         g.play("f5").unwrap();
@@ -284,10 +405,10 @@ mod tests {
         assert_eq!(kalah.game().to_string(), "kalah6x4");
         let from_text = GameHistory::parse(othello(), &g.position_text()).unwrap();
         assert_eq!(from_text.position(), g.position());
-        let ggf = g.to_ggf("me", "engine").unwrap();
+        let ggf = g.to_ggf("me", "engine", None).unwrap();
         let back = GameHistory::from_ggf(&ggf.to_string().parse().unwrap()).unwrap();
         assert_eq!(back.moves(), g.moves());
-        assert!(kalah.to_ggf("a", "b").is_err());
+        assert!(kalah.to_ggf("a", "b", None).is_err());
         assert!(GameHistory::parse(othello(), "nonsense").is_err());
     }
 }

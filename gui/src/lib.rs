@@ -5,11 +5,13 @@
 
 pub mod app;
 pub mod board;
+pub mod clock;
 pub mod control;
 pub mod db_install;
 pub mod engine_link;
 pub mod game;
 pub mod move_values;
+pub mod review;
 pub mod settings;
 
 pub use app::App;

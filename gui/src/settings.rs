@@ -2,6 +2,7 @@
 
 use engine::game::GameId;
 use engine::game::othello::Geometry;
+use engine::level::{Level, TOP};
 use protocol::{Algorithm, Go};
 use serde::{Deserialize, Serialize};
 
@@ -14,6 +15,62 @@ pub enum Controller {
     Human,
     /// The engine of that side.
     Engine,
+}
+
+/// How strong the engines play, chosen when a game starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Strength {
+    /// A level of [`engine::level::LEVELS`] (1 to [`engine::level::TOP`]).
+    Level(u8),
+    /// The game's clock: the engines play at full strength with the time they have left.
+    Clock,
+    /// Each engine's own depth and time per move (the Engine section).
+    Custom,
+}
+
+impl Strength {
+    /// The settings a new player meets: a middle level, with the opening book.
+    pub const DEFAULT: Strength = Strength::Level(6);
+
+    /// The options an engine plays with: its level's, or the top level's (the engine at
+    /// full strength, its defaults) for a clock or custom search. Sent before every move,
+    /// as a level can change between moves.
+    #[must_use]
+    pub fn options(self) -> Vec<(String, String)> {
+        self.level().options()
+    }
+
+    /// The level, or the top one when the strength is not a level.
+    #[must_use]
+    pub fn level(self) -> Level {
+        match self {
+            Strength::Level(n) => Level::get(n),
+            Strength::Clock | Strength::Custom => None,
+        }
+        .or(Level::get(TOP))
+        .expect("the top level exists")
+    }
+}
+
+/// A clock for each side: a time for the game and an increment per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockSettings {
+    /// Time for the whole game, per side, in milliseconds.
+    pub base_ms: u64,
+    /// Added to a side's clock after each of its moves, in milliseconds.
+    pub increment_ms: u64,
+    /// A side whose time runs out loses (off: the game goes on, the clock at zero).
+    pub flag_loses: bool,
+}
+
+impl Default for ClockSettings {
+    fn default() -> Self {
+        ClockSettings {
+            base_ms: 5 * 60_000,
+            increment_ms: 3_000,
+            flag_loses: true,
+        }
+    }
 }
 
 /// One side's engine and how it searches.
@@ -100,8 +157,16 @@ pub struct Settings {
     pub start: String,
     /// Who plays first and second.
     pub players: [Controller; 2],
-    /// Engines of the first and second player (the first also analyses).
+    /// Engines of the first and second player (the first also analyses, hints and
+    /// reviews).
     pub engines: [EngineSettings; 2],
+    /// How strong the engines play.
+    pub strength: Strength,
+    /// The clock, when the strength is [`Strength::Clock`].
+    pub clock: ClockSettings,
+    /// Depth of a game review's search per position (an exact solve from
+    /// [`crate::review::SOLVE_EMPTIES`] empties on 8x8).
+    pub review_depth: u32,
     /// Analyse the board while humans move.
     pub analyse: bool,
     /// While analysing, value every legal move (shown on its square).
@@ -119,6 +184,9 @@ impl Default for Settings {
             start: "startpos".into(),
             players: [Controller::Human, Controller::Engine],
             engines: [EngineSettings::default(), EngineSettings::default()],
+            strength: Strength::DEFAULT,
+            clock: ClockSettings::default(),
+            review_depth: 12,
             analyse: false,
             value_all: true,
             console: false,

@@ -10,7 +10,7 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use engine::game::Game;
 use gui::App;
 use gui::engine_link::LinkStatus;
-use gui::settings::{Controller, Settings};
+use gui::settings::{Controller, Settings, Strength};
 
 /// The data directory of this test process: the built-in engine is started once per
 /// process, with the data directory of the first app that starts it.
@@ -33,9 +33,11 @@ fn harness(settings: Settings) -> Harness<'static, App> {
 }
 
 fn settings(game: &str, players: [Controller; 2]) -> Settings {
+    // Each engine's own settings: a quick fixed depth.
     let mut s = Settings {
         game: game.parse().unwrap(),
         players,
+        strength: Strength::Custom,
         ..Settings::default()
     };
     for e in &mut s.engines {
@@ -126,13 +128,18 @@ fn hint_shows_the_engines_move_on_the_board_until_a_move_is_played() {
             .legal_moves()
             .contains(&hint)
     );
-    assert!(h.query_by_label(&format!("{hint} (legal, hint)")).is_some());
+    // Ringed on its square (which may also show its book value).
+    let square = h
+        .query_all_by_label_contains(&format!("{hint} (legal"))
+        .filter_map(|n| n.accesskit_node().label())
+        .find(|l| l.ends_with(", hint)"));
+    let square = square.expect("the hinted square is marked");
     assert!(
         h.query_by_label_contains(&format!("Hint: {hint}"))
             .is_some()
     );
     // Played, the hint is gone: it was for the position before.
-    h.get_by_label(&format!("{hint} (legal, hint)")).click();
+    h.get_by_label(&square).click();
     h.run();
     assert_eq!(h.state().control().hint_shown(), None);
 }
@@ -279,7 +286,9 @@ fn a_kalah_engine_with_a_database_replies() {
     s.engines[1].kalah_db_seeds = 10;
     let mut h = harness(s);
     h.run();
-    // The setting is offered for Kalah, one per engine.
+    // The setting is offered for Kalah, one per engine, in the Engine section.
+    h.get_by_label("Engine").click();
+    h.run();
     assert!(
         h.query_all_by_label_contains("Kalah database seeds")
             .count()
@@ -413,6 +422,8 @@ fn games_are_saved_and_opened_as_ggf() {
         "{text}"
     );
     h.get_by_label("New game").click();
+    h.run();
+    h.get_by_label("Start game").click();
     h.run();
     assert!(h.state().control().game().moves().is_empty());
     h.get_by_label("Open GGF").click();

@@ -6,6 +6,11 @@ use std::str::FromStr;
 use protocol::{Algorithm, Endpoint, Go};
 use thiserror::Error;
 
+use crate::level::Level;
+
+/// What `level=` takes (1 to [`crate::level::TOP`]).
+const LEVEL_RANGE: &str = "a level from 1 to 10";
+
 /// One participant of a match, as given by `--engine "name=A depth=6 option.Hash=32"`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
@@ -16,7 +21,8 @@ pub struct EngineSpec {
     pub endpoint: Endpoint,
     /// True when it speaks NBoard (`nboard=<command line>`).
     pub nboard: bool,
-    /// `algorithm=...`.
+    /// `algorithm=...`. (`level=N` sets the depth or time per move and the options of
+    /// a [`Level`]; keys after it override them.)
     pub algorithm: Option<Algorithm>,
     /// `depth=N` per move.
     pub depth: Option<u32>,
@@ -40,7 +46,7 @@ pub enum SpecError {
     NotKeyValue(String),
     /// An unknown key.
     #[error(
-        "engine spec: unknown key '{0}' (name, cmd, tcp, nboard, algorithm, depth, nodes, movetime, hash, threads, option.<Name>)"
+        "engine spec: unknown key '{0}' (name, cmd, tcp, nboard, level, algorithm, depth, nodes, movetime, hash, threads, option.<Name>)"
     )]
     UnknownKey(String),
     /// A value of the wrong kind.
@@ -111,6 +117,16 @@ impl EngineSpec {
                     } else {
                         value.parse().map_err(|_| bad("a command line"))?
                     };
+                }
+                "level" => {
+                    let level = value
+                        .parse()
+                        .ok()
+                        .and_then(Level::get)
+                        .ok_or_else(|| bad(LEVEL_RANGE))?;
+                    spec.depth = level.depth;
+                    spec.movetime = level.movetime_ms;
+                    spec.options.extend(level.options());
                 }
                 "algorithm" => {
                     spec.algorithm = Some(value.parse().map_err(|_| bad("an algorithm"))?)
@@ -197,5 +213,26 @@ mod tests {
         assert!(EngineSpec::parse("colour=red", &me).is_err());
         assert!(EngineSpec::parse("depth", &me).is_err());
         assert!(EngineSpec::parse("cmd=a tcp=b:1", &me).is_err());
+    }
+
+    #[test]
+    fn a_level_is_the_gui_s_settings_and_later_keys_override_it() {
+        let me = Endpoint::Command(vec!["engine".into()]);
+        for level in crate::level::LEVELS {
+            let spec = EngineSpec::parse(&format!("level={}", level.number), &me).unwrap();
+            assert_eq!(
+                (spec.depth, spec.movetime),
+                (level.depth, level.movetime_ms)
+            );
+            assert_eq!(spec.options, level.options());
+        }
+        let spec = EngineSpec::parse("level=4 depth=2", &me).unwrap();
+        assert_eq!(spec.depth, Some(2));
+        let top = crate::level::TOP;
+        assert!(LEVEL_RANGE.ends_with(&top.to_string()));
+        for bad in ["level=0", &format!("level={}", top + 1), "level=x"] {
+            let e = EngineSpec::parse(bad, &me).unwrap_err();
+            assert!(e.to_string().contains(LEVEL_RANGE), "{e}");
+        }
     }
 }

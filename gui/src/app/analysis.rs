@@ -73,6 +73,7 @@ impl App {
                             Purpose::Analysis => "analysis".into(),
                             Purpose::Solve => "a solve".into(),
                             Purpose::Hint => "a hint".into(),
+                            Purpose::Review => "the review".into(),
                         },
                     );
                 });
@@ -84,6 +85,8 @@ impl App {
                 ui.label("No search yet.");
             }
         }
+        ui.separator();
+        self.review_section(ui);
         ui.separator();
         ui.heading("Score over the game");
         let points: Vec<[f64; 2]> = self
@@ -110,8 +113,16 @@ impl App {
             {
                 jump = Some(0);
             }
+            let review = self.control.review();
             for (i, mv) in self.control.game.all_moves().iter().enumerate() {
-                let text = format!("{}. {mv}", i + 1);
+                let loss = review
+                    .filter(|r| r.game().all_moves().get(i) == Some(mv))
+                    .and_then(|r| r.loss(i))
+                    .filter(|&l| l > 0);
+                let text = match loss {
+                    Some(l) => format!("{}. {mv} (-{l})", i + 1),
+                    None => format!("{}. {mv}", i + 1),
+                };
                 if ui
                     .selectable_label(self.control.game.cursor() == i + 1, text)
                     .clicked()

@@ -6,6 +6,7 @@ use engine::game::{AnyPosition, Game, Side};
 
 use super::App;
 use crate::board::{self, Overlay};
+use crate::clock::clock_text;
 use crate::engine_link::EngineLink;
 use crate::settings::Controller;
 
@@ -15,6 +16,7 @@ impl App {
         let names = self.control.side_names();
         let status = self.status_line(&position, names);
         ui.label(RichText::new(status).strong());
+        self.clocks(ui, names);
         if !self.control.message.is_empty() {
             ui.label(
                 RichText::new(self.control.message.clone()).color(Color32::from_rgb(230, 150, 60)),
@@ -22,7 +24,7 @@ impl App {
         }
         let side = self.control.to_move();
         let human =
-            self.control.settings.players[side] == Controller::Human && !position.is_terminal();
+            self.control.settings.players[side] == Controller::Human && !self.control.over();
         let legal = position.legal_moves();
         if human && legal == ["pass"] {
             ui.label(format!("{} has no legal move.", names[side]));
@@ -75,7 +77,17 @@ impl App {
             .find(|s| s.ply == cursor && !s.book.is_empty())
             .map(|s| s.book.iter().map(|(m, v)| (m.clone(), *v)).collect())
             .unwrap_or_default();
-        let best = analysis.and_then(|s| s.values.best().map(str::to_string));
+        let mut best = analysis.and_then(|s| s.values.best().map(str::to_string));
+        // A reviewed position shows the review's values.
+        let mut values = values;
+        if let Some(reviewed) = self
+            .control
+            .reviewed_here()
+            .filter(|r| !r.values.is_empty())
+        {
+            values.clone_from(&reviewed.values);
+            best = reviewed.best().map(|(mv, _)| mv.to_string());
+        }
         let overlay = Overlay {
             legal: if human { legal } else { Vec::new() },
             last_move: self.control.game.last_move().map(str::to_string),
@@ -102,8 +114,41 @@ impl App {
         }
     }
 
+    /// Each side's clock, the running one marked.
+    fn clocks(&self, ui: &mut egui::Ui, names: [&str; 2]) {
+        let Some(clock) = self.control.clock() else {
+            return;
+        };
+        ui.horizontal(|ui| {
+            for (side, name) in names.iter().enumerate() {
+                let text = format!("{name} {}", clock_text(clock.left(side)));
+                let running = clock.running() == Some(side);
+                let out = clock.left(side).is_zero();
+                let text = RichText::new(if running { format!("▶ {text}") } else { text })
+                    .monospace()
+                    .size(18.0);
+                let text = if out {
+                    text.color(Color32::from_rgb(220, 70, 60))
+                } else if running {
+                    text.strong()
+                } else {
+                    text
+                };
+                ui.label(text);
+                ui.add_space(16.0);
+            }
+        });
+    }
+
     fn status_line(&self, position: &AnyPosition, names: [&str; 2]) -> String {
         let counts = tally(position, names);
+        if let Some(side) = self.control.flag_fell() {
+            return format!(
+                "Game over: {} wins on time, {}'s flag fell ({counts}).",
+                names[1 - side],
+                names[side]
+            );
+        }
         if position.is_terminal() {
             let score = position.final_score();
             let first = if self.control.to_move() == 0 {

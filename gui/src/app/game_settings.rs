@@ -1,15 +1,17 @@
-//! The settings panel: board, start, players, engines, set-up and GGF files.
+//! The settings panel: the game and its strength, players, set-up and GGF files, and the
+//! engines' workbench (folded), each engine's state in view.
+
+use std::time::Duration;
 
 use eframe::egui::{self, Color32, RichText};
 use engine::game::GameId;
-use engine::game::kalah::{KalahRules, MAX_PITS, MAX_SEEDS};
-use engine::game::othello::Geometry;
 use protocol::Algorithm;
 
-use super::App;
+use super::{App, new_game};
+use crate::clock::clock_text;
 use crate::engine_link::LinkStatus;
 use crate::game::GameHistory;
-use crate::settings::Controller;
+use crate::settings::{ClockSettings, Controller, Strength};
 
 /// The algorithm choice that names none: the engine searches its own way (and plays from
 /// its book).
@@ -18,68 +20,17 @@ const ENGINE_DEFAULT: &str = "engine's default";
 impl App {
     pub(super) fn settings_panel(&mut self, ui: &mut egui::Ui) {
         ui.heading("Game");
-        let before = (
-            self.control.settings.game,
-            self.control.settings.start.clone(),
-        );
-        egui::ComboBox::from_label("Board")
-            .selected_text(board_label(self.control.settings.game))
-            .show_ui(ui, |ui| {
-                for g in Geometry::ALL {
-                    ui.selectable_value(
-                        &mut self.control.settings.game,
-                        GameId::Othello(g),
-                        g.id(),
-                    );
-                }
-                if let (GameId::Othello(_), Ok(kalah)) =
-                    (self.control.settings.game, KalahRules::new(6, 6))
-                {
-                    ui.selectable_value(
-                        &mut self.control.settings.game,
-                        GameId::Kalah(kalah),
-                        "kalah",
-                    );
-                }
-            });
-        if let GameId::Kalah(rules) = self.control.settings.game {
-            let (mut pits, mut seeds) = (rules.pits, rules.seeds);
-            ui.horizontal(|ui| {
-                let l = ui.label("Pits");
-                ui.add(egui::DragValue::new(&mut pits).range(1..=MAX_PITS))
-                    .labelled_by(l.id);
-                let l = ui.label("Seeds");
-                ui.add(egui::DragValue::new(&mut seeds).range(1..=MAX_SEEDS))
-                    .labelled_by(l.id);
-            });
-            // Sizes within the drag ranges; the rule variant is kept.
-            self.control.settings.game = GameId::Kalah(KalahRules {
-                pits,
-                seeds,
-                ..rules
-            });
-            self.control.settings.start = "startpos".into();
-        } else {
-            ui.horizontal(|ui| {
-                ui.radio_value(
-                    &mut self.control.settings.start,
-                    "startpos".into(),
-                    "Standard start",
-                );
-                ui.radio_value(
-                    &mut self.control.settings.start,
-                    "parallel".into(),
-                    "Parallel start",
-                );
-            });
-        }
-        if before
-            != (
-                self.control.settings.game,
-                self.control.settings.start.clone(),
-            )
-        {
-            self.control.new_game();
+        let settings = &self.control.settings;
+        let start = match (settings.game, settings.start.as_str()) {
+            (GameId::Kalah(_), _) => String::new(),
+            (_, "parallel") => ", parallel start".into(),
+            _ => ", standard start".into(),
+        };
+        ui.label(format!("{}{start}", game_name(self.control.game.game())));
+        ui.label(strength_text(settings.strength, &settings.clock));
+        if let Strength::Level(level) = &mut self.control.settings.strength {
+            // A level changes from the engine's next move.
+            new_game::level_slider(ui, level);
         }
         ui.separator();
         ui.heading("Players");
@@ -99,10 +50,6 @@ impl App {
             &mut self.control.settings.value_all,
             "Show every move's value while analysing",
         );
-        for (side, name) in names.iter().enumerate() {
-            ui.separator();
-            self.engine_settings(ui, side, name);
-        }
         ui.separator();
         ui.heading("Set up");
         let l = ui.label("Position or game");
@@ -126,6 +73,20 @@ impl App {
                 self.control.save_ggf();
             }
         });
+        ui.separator();
+        // For engine developers: folded until opened. Each engine's state, and its
+        // restart, stay in view below it.
+        egui::CollapsingHeader::new("Engine")
+            .default_open(false)
+            .show(ui, |ui| {
+                for (side, name) in names.iter().enumerate() {
+                    self.engine_settings(ui, side, name);
+                    ui.separator();
+                }
+            });
+        for (side, name) in names.iter().enumerate() {
+            self.engine_status(ui, side, name);
+        }
     }
 
     fn engine_settings(&mut self, ui: &mut egui::Ui, side: usize, name: &str) {
@@ -180,13 +141,24 @@ impl App {
                     );
             });
         }
+    }
+
+    /// A side's engine: running, starting, or stopped (and why), with its restart.
+    fn engine_status(&mut self, ui: &mut egui::Ui, side: usize, name: &str) {
         let link = &self.control.links[side];
         let (text, colour) = match &link.status {
-            LinkStatus::Off => ("not started".to_string(), ui.visuals().weak_text_color()),
-            LinkStatus::Connecting => ("starting...".to_string(), ui.visuals().text_color()),
-            LinkStatus::Ready(engine) => {
-                (format!("ready: {engine}"), Color32::from_rgb(60, 160, 80))
-            }
+            LinkStatus::Off => (
+                format!("{name}'s engine: not started"),
+                ui.visuals().weak_text_color(),
+            ),
+            LinkStatus::Connecting => (
+                format!("{name}'s engine: starting..."),
+                ui.visuals().text_color(),
+            ),
+            LinkStatus::Ready(engine) => (
+                format!("{name}'s engine: {engine}, ready"),
+                Color32::from_rgb(60, 160, 80),
+            ),
             LinkStatus::Failed(why) => (
                 format!("{name}'s engine stopped: {why}"),
                 Color32::from_rgb(220, 70, 60),
@@ -210,10 +182,31 @@ impl App {
     }
 }
 
-/// The board's name in the list (every Kalah size is "kalah", sized below it).
-fn board_label(game: GameId) -> &'static str {
+/// `8x8 Othello`, `Kalah, 6 pits of 4 seeds`.
+fn game_name(game: GameId) -> String {
     match game {
-        GameId::Othello(g) => g.id(),
-        GameId::Kalah(_) => "kalah",
+        GameId::Othello(g) => format!("{}x{} Othello", g.columns(), g.rows()),
+        GameId::Kalah(rules) => format!("Kalah, {} pits of {} seeds", rules.pits, rules.seeds),
+    }
+}
+
+/// The strength in a line: `Level 6: depth 6, book`, `Clock: 5:00 + 3 s a move`.
+fn strength_text(strength: Strength, clock: &ClockSettings) -> String {
+    match strength {
+        Strength::Level(_) => {
+            let level = strength.level();
+            format!("Level {}: {}", level.number, level.describe())
+        }
+        Strength::Clock => format!(
+            "Clock: {} + {} s a move{}",
+            clock_text(Duration::from_millis(clock.base_ms)),
+            clock.increment_ms as f64 / 1000.0,
+            if clock.flag_loses {
+                ""
+            } else {
+                " (no loss on time)"
+            }
+        ),
+        Strength::Custom => "Each engine's own settings (Engine section)".into(),
     }
 }

@@ -7,8 +7,12 @@ use super::App;
 impl App {
     pub(super) fn toolbar(&mut self, ui: &mut egui::Ui) {
         ui.horizontal_wrapped(|ui| {
-            if ui.button("New game").clicked() {
-                self.control.new_game();
+            if ui
+                .button("New game")
+                .on_hover_text("Choose the game, your colour and the engine's strength")
+                .clicked()
+            {
+                self.open_new_game();
             }
             if ui.button("Undo").clicked() {
                 self.control.undo();
@@ -16,12 +20,11 @@ impl App {
             if ui.button("Redo").clicked() {
                 self.control.redo();
             }
-            let position = self.control.game.position();
             let humans_turn = self.control.settings.players[self.control.to_move()]
                 == crate::settings::Controller::Human;
             if ui
                 .add_enabled(
-                    humans_turn && !position.is_terminal() && !self.control.hinting(),
+                    humans_turn && !self.control.over() && !self.control.hinting(),
                     egui::Button::new("Hint"),
                 )
                 .on_hover_text("Show the move the first player's engine would play")
