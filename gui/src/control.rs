@@ -212,6 +212,12 @@ impl GameControl {
         }
     }
 
+    /// True when a human plays the side to move.
+    #[must_use]
+    pub fn to_move_is_human(&self) -> bool {
+        self.settings.players[self.to_move()] == Controller::Human
+    }
+
     pub(crate) fn to_move(&self) -> usize {
         usize::from(self.game.position().side_to_move() == Side::Second)
     }

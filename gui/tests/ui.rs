@@ -10,7 +10,7 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use engine::game::Game;
 use gui::App;
 use gui::engine_link::LinkStatus;
-use gui::settings::{Controller, Settings, Strength};
+use gui::settings::{ClockSettings, Controller, Settings, Strength};
 
 /// The data directory of this test process: the built-in engine is started once per
 /// process, with the data directory of the first app that starts it.
@@ -552,4 +552,257 @@ fn analysis_shows_every_legal_move_s_value_and_the_best() {
     let values = shown_values(&h);
     assert_eq!(values.len(), 6, "{values:?}");
     assert_eq!(values.iter().filter(|v| v.2).count(), 1, "{values:?}");
+}
+
+/// Clicks the first legal move (or the pass) while it is the human's turn.
+fn play_first_legal_move(h: &mut Harness<'static, App>) {
+    let legal = h.state().control().game().position().legal_moves();
+    if legal == ["pass"] {
+        h.get_by_label("Pass").click();
+    } else {
+        h.get_by_label(&format!("{} (legal)", legal[0])).click();
+    }
+    h.run();
+}
+
+/// The lines the app sent to a side's engine.
+fn sent(h: &Harness<'static, App>, side: usize) -> Vec<String> {
+    h.state()
+        .control()
+        .link(side)
+        .console
+        .iter()
+        .filter(|l| l.outgoing)
+        .map(|l| l.text.clone())
+        .collect()
+}
+
+#[test]
+fn a_whole_game_at_the_lowest_level_ends_with_a_result_that_adds_up() {
+    let mut s = settings("othello8x8", [Controller::Human, Controller::Engine]);
+    s.strength = Strength::Level(1);
+    let mut h = harness(s);
+    h.run();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !h.state().control().over() {
+        assert!(Instant::now() < deadline, "the game did not end");
+        if h.state().control().to_move_is_human() {
+            play_first_legal_move(&mut h);
+        } else {
+            h.step();
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    h.run();
+    // Level 1's settings went to the engine: depth 1, no book.
+    let lines = sent(&h, 1);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("go ") && l.contains("depth 1"))
+    );
+    assert!(lines.contains(&"setoption name OwnBook value false".to_string()));
+    let engine::game::AnyPosition::Othello(end) = h.state().control().game().position() else {
+        unreachable!()
+    };
+    let (black, white) = if end.side_to_move() == engine::game::Side::First {
+        (end.me().count_ones(), end.opp().count_ones())
+    } else {
+        (end.opp().count_ones(), end.me().count_ones())
+    };
+    assert_eq!(black + white + end.empty().count_ones(), 64);
+    assert!(h.query_by_label_contains("Game over").is_some());
+    assert!(
+        h.query_by_label_contains(&format!("discs: Black {black}, White {white})"))
+            .is_some()
+    );
+}
+
+#[test]
+fn at_the_top_level_the_engines_first_move_comes_from_its_book() {
+    let mut s = settings("othello8x8", [Controller::Engine, Controller::Human]);
+    s.strength = Strength::Level(engine::level::TOP);
+    let mut h = harness(s);
+    wait_until(&mut h, "the engine's first move", |app| {
+        app.control().game().cursor() == 1
+    });
+    let played = h.state().control().game().moves()[0].clone();
+    let search = h.state().control().link(0).last_search.as_ref().unwrap();
+    // The engine's `info book` lines named it, and no search ran.
+    assert!(
+        search.book.contains_key(&played),
+        "{played} was not a book move: {:?}",
+        search.book
+    );
+    assert!(search.iterations.is_empty());
+    let lines = sent(&h, 0);
+    assert!(lines.contains(&"setoption name OwnBook value true".to_string()));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("go ") && l.contains("movetime 1000"))
+    );
+}
+
+/// Replays a side's clock from the seconds each of its moves took: it never runs out.
+fn assert_within_clock(h: &Harness<'static, App>, clock: ClockSettings) {
+    let game = h.state().control().game();
+    let mut left = [clock.base_ms as f64 / 1000.0; 2];
+    for (i, mv) in game.moves().iter().enumerate() {
+        let side = usize::from(game.position_at(i).side_to_move() == engine::game::Side::Second);
+        let took = game.note(i).seconds.expect("every move's time is kept");
+        assert!(
+            took < left[side],
+            "move {} ({mv}) took {took:.3} s with {:.3} s left",
+            i + 1,
+            left[side]
+        );
+        left[side] += clock.increment_ms as f64 / 1000.0 - took;
+    }
+}
+
+#[test]
+fn under_a_short_clock_every_engine_move_keeps_within_its_clock() {
+    let clock = ClockSettings {
+        base_ms: 4_000,
+        increment_ms: 100,
+        flag_loses: true,
+    };
+    let mut s = settings("othello8x8", [Controller::Engine, Controller::Engine]);
+    s.strength = Strength::Clock;
+    s.clock = clock;
+    let mut h = harness(s);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !h.state().control().over() {
+        assert!(Instant::now() < deadline, "the game did not end");
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    h.run();
+    assert_eq!(h.state().control().flag_fell(), None);
+    assert!(h.state().control().game().position().is_terminal());
+    assert_within_clock(&h, clock);
+    // Each engine was told its clock.
+    for side in 0..2 {
+        assert!(
+            sent(&h, side)
+                .iter()
+                .any(|l| l.starts_with("go ") && l.contains(" time ") && l.contains("inc 100"))
+        );
+    }
+}
+
+#[test]
+fn a_human_whose_flag_falls_loses_unless_that_is_turned_off() {
+    let mut s = settings("othello8x8", [Controller::Human, Controller::Engine]);
+    s.strength = Strength::Clock;
+    s.clock = ClockSettings {
+        base_ms: 300,
+        increment_ms: 0,
+        flag_loses: true,
+    };
+    let mut h = harness(s.clone());
+    wait_until(&mut h, "Black's flag", |app| {
+        app.control().flag_fell() == Some(0)
+    });
+    assert!(
+        h.query_by_label_contains("Game over: White wins on time")
+            .is_some()
+    );
+    // The board takes no more moves.
+    h.get_by_label("f5").click();
+    h.run();
+    assert!(h.state().control().game().moves().is_empty());
+    // With the loss on time turned off, the clock stops at zero and the game goes on.
+    s.clock.flag_loses = false;
+    let mut h = harness(s);
+    h.run();
+    std::thread::sleep(Duration::from_millis(400));
+    h.run();
+    assert_eq!(h.state().control().flag_fell(), None);
+    assert!(h.query_by_label_contains("Black 0:00.0").is_some());
+    h.get_by_label("f5 (legal)").click();
+    h.run();
+    assert_eq!(h.state().control().game().moves(), ["f5"]);
+}
+
+/// Every move's exact value for the mover, by our library's solver.
+fn exact_values(position: &engine::game::AnyPosition) -> Vec<(String, i32)> {
+    let mut tt = engine::search::TranspositionTable::new(16);
+    position
+        .legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let child = position.play_text(&mv).unwrap();
+            let value = match child {
+                _ if child.is_terminal() => -child.final_score(),
+                engine::game::AnyPosition::Othello(c) => {
+                    -engine::search::solve_exact(&c, &mut tt).score.value
+                }
+                engine::game::AnyPosition::Kalah(_) => unreachable!(),
+            };
+            (mv, value)
+        })
+        .collect()
+}
+
+#[test]
+fn a_review_lists_a_known_mistake_with_its_exact_loss() {
+    // 14 empties (engine/data/endgames.txt e1): the review solves every position.
+    let start = "---XO-XO--O-XXOXOOOOOOXX-OOXOXXXOOOOOXXX-XOOO-XXXXXXO--XOXXXXX-- X";
+    let id: engine::game::GameId = "othello8x8".parse().unwrap();
+    let p0 = id.position(start).unwrap();
+    let best = |values: &[(String, i32)]| values.iter().max_by_key(|(_, v)| *v).unwrap().clone();
+    let (first, _) = best(&exact_values(&p0));
+    let p1 = p0.play_text(&first).unwrap();
+    let values = exact_values(&p1);
+    let (best_reply, best_value) = best(&values);
+    let (mistake, worst) = values.iter().min_by_key(|(_, v)| *v).unwrap().clone();
+    let loss = best_value - worst;
+    assert!(loss > 0, "the position has a mistake to make: {values:?}");
+    let p2 = p1.play_text(&mistake).unwrap();
+    let (third, _) = best(&exact_values(&p2));
+    let mut h = harness(settings(
+        "othello8x8",
+        [Controller::Human, Controller::Human],
+    ));
+    h.run();
+    let text = format!("othello8x8 {start} moves {first} {mistake} {third}");
+    h.get_by_label("Position or game").focus();
+    h.get_by_label("Position or game").type_text(&text);
+    h.step();
+    h.get_by_label("Load position").click();
+    h.run();
+    h.get_by_label("Analyse game").click();
+    h.run();
+    wait_until(&mut h, "the review", |app| {
+        app.control().review().is_some_and(|r| r.is_finished())
+    });
+    let listed = format!("2. {mistake} (White) lost {loss}, exact: best ");
+    let button = h
+        .query_by_label_contains(&listed)
+        .and_then(|n| n.accesskit_node().label())
+        .unwrap_or_else(|| panic!("no '{listed}' listed"));
+    // Another move may share the best value; the one named is one of them.
+    let named = button.rsplit(' ').next().unwrap().to_string();
+    assert!(
+        values.iter().any(|(m, v)| *m == named && *v == best_value),
+        "{named} is not a best move of {values:?} ({best_reply} is)"
+    );
+    // The loss is in the move list too, and a click on the mistake goes to its position,
+    // its moves valued on the board.
+    assert!(
+        h.query_by_label_contains(&format!("2. {mistake} (-{loss})"))
+            .is_some()
+    );
+    h.get_by_label(&button).click();
+    h.run();
+    assert_eq!(h.state().control().game().cursor(), 1);
+    for (mv, value) in &values {
+        assert!(
+            h.query_by_label_contains(&format!("{mv} (legal, value {value:+}"))
+                .is_some(),
+            "{mv} should show {value:+}"
+        );
+    }
 }

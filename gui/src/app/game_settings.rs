@@ -1,17 +1,14 @@
 //! The settings panel: the game and its strength, players, set-up and GGF files, and the
 //! engines' workbench (folded), each engine's state in view.
 
-use std::time::Duration;
-
 use eframe::egui::{self, Color32, RichText};
 use engine::game::GameId;
 use protocol::Algorithm;
 
 use super::{App, new_game};
-use crate::clock::clock_text;
 use crate::engine_link::LinkStatus;
 use crate::game::GameHistory;
-use crate::settings::{ClockSettings, Controller, Strength};
+use crate::settings::{Controller, Strength};
 
 /// The algorithm choice that names none: the engine searches its own way (and plays from
 /// its book).
@@ -27,10 +24,16 @@ impl App {
             _ => ", standard start".into(),
         };
         ui.label(format!("{}{start}", game_name(self.control.game.game())));
-        ui.label(strength_text(settings.strength, &settings.clock));
-        if let Strength::Level(level) = &mut self.control.settings.strength {
+        let clock = new_game::clock_summary(&settings.clock);
+        match &mut self.control.settings.strength {
             // A level changes from the engine's next move.
-            new_game::level_slider(ui, level);
+            Strength::Level(level) => new_game::level_slider(ui, level),
+            Strength::Clock => {
+                ui.label(clock);
+            }
+            Strength::Custom => {
+                ui.label("Each engine's own settings (Engine section)");
+            }
         }
         ui.separator();
         ui.heading("Players");
@@ -141,9 +144,17 @@ impl App {
                     );
             });
         }
+        if ui
+            .button(format!("Apply to {name}'s engine"))
+            .on_hover_text("Restart the engine with these settings")
+            .clicked()
+        {
+            self.control.restart_engine(side);
+        }
     }
 
-    /// A side's engine: running, starting, or stopped (and why), with its restart.
+    /// A side's engine: running, starting, or stopped (and why), with a restart when it
+    /// stopped or hangs.
     fn engine_status(&mut self, ui: &mut egui::Ui, side: usize, name: &str) {
         let link = &self.control.links[side];
         let (text, colour) = match &link.status {
@@ -171,12 +182,8 @@ impl App {
                     .color(Color32::from_rgb(220, 140, 40)),
             );
         }
-        let label = if matches!(link.status, LinkStatus::Failed(_)) || link.seems_hung() {
-            format!("Restart {name}'s engine")
-        } else {
-            format!("Apply to {name}'s engine")
-        };
-        if ui.button(label).clicked() {
+        let stuck = matches!(link.status, LinkStatus::Failed(_)) || link.seems_hung();
+        if stuck && ui.button(format!("Restart {name}'s engine")).clicked() {
             self.control.restart_engine(side);
         }
     }
@@ -187,26 +194,5 @@ fn game_name(game: GameId) -> String {
     match game {
         GameId::Othello(g) => format!("{}x{} Othello", g.columns(), g.rows()),
         GameId::Kalah(rules) => format!("Kalah, {} pits of {} seeds", rules.pits, rules.seeds),
-    }
-}
-
-/// The strength in a line: `Level 6: depth 6, book`, `Clock: 5:00 + 3 s a move`.
-fn strength_text(strength: Strength, clock: &ClockSettings) -> String {
-    match strength {
-        Strength::Level(_) => {
-            let level = strength.level();
-            format!("Level {}: {}", level.number, level.describe())
-        }
-        Strength::Clock => format!(
-            "Clock: {} + {} s a move{}",
-            clock_text(Duration::from_millis(clock.base_ms)),
-            clock.increment_ms as f64 / 1000.0,
-            if clock.flag_loses {
-                ""
-            } else {
-                " (no loss on time)"
-            }
-        ),
-        Strength::Custom => "Each engine's own settings (Engine section)".into(),
     }
 }

@@ -198,10 +198,23 @@ fn clock_choice(ui: &mut egui::Ui, clock: &mut ClockSettings) {
     clock.increment_ms = (increment * 1000.0).round() as u64;
     ui.checkbox(&mut clock.flag_loses, "A side whose time runs out loses");
     ui.label(format!(
-        "{} + {} s a move; the engine plays at full strength on its clock.",
+        "{}; the engine plays at full strength on its clock.",
+        clock_summary(clock)
+    ));
+}
+
+/// The clock in a line: `Clock: 5:00 + 3 s a move`.
+pub(super) fn clock_summary(clock: &ClockSettings) -> String {
+    let flag = if clock.flag_loses {
+        ""
+    } else {
+        " (no loss on time)"
+    };
+    format!(
+        "Clock: {} + {} s a move{flag}",
         clock_text(std::time::Duration::from_millis(clock.base_ms)),
         clock.increment_ms as f64 / 1000.0
-    ));
+    )
 }
 
 /// The board's name in the list (every Kalah size is "kalah", sized below it).

@@ -20,8 +20,7 @@ impl App {
             if ui.button("Redo").clicked() {
                 self.control.redo();
             }
-            let humans_turn = self.control.settings.players[self.control.to_move()]
-                == crate::settings::Controller::Human;
+            let humans_turn = self.control.to_move_is_human();
             if ui
                 .add_enabled(
                     humans_turn && !self.control.over() && !self.control.hinting(),
