@@ -26,13 +26,15 @@ pub struct Level {
 /// second a move.
 pub const TOP: u8 = 10;
 
-const fn depth(number: u8, depth: u32, book: bool) -> Level {
+/// A level by depth: a `go` with a depth searches as told (PROTOCOL.md), so it never plays
+/// from the book.
+const fn depth(number: u8, depth: u32) -> Level {
     Level {
         number,
         depth: Some(depth),
         movetime_ms: None,
         selectivity: Selectivity::PLAY,
-        book,
+        book: false,
     }
 }
 
@@ -46,18 +48,18 @@ const fn time(number: u8, ms: u64) -> Level {
     }
 }
 
-/// Every level, weakest first. Depths below the book's make the low levels play their own
-/// (weak) openings; a depth that reaches the end of the game solves it exactly, so even
-/// level 1 ends a game without a blunder on its last move.
+/// Every level, weakest first: the levels by depth search their own openings, the two by
+/// time play from the book. A depth that reaches the end of the game solves it exactly,
+/// so even level 1 plays its last moves without a blunder.
 pub const LEVELS: [Level; TOP as usize] = [
-    depth(1, 1, false),
-    depth(2, 2, false),
-    depth(3, 3, false),
-    depth(4, 4, false),
-    depth(5, 5, false),
-    depth(6, 6, true),
-    depth(7, 8, true),
-    depth(8, 10, true),
+    depth(1, 1),
+    depth(2, 2),
+    depth(3, 3),
+    depth(4, 4),
+    depth(5, 5),
+    depth(6, 6),
+    depth(7, 8),
+    depth(8, 10),
     time(9, 250),
     time(10, 1000),
 ];
@@ -124,6 +126,15 @@ mod tests {
         assert!(top.book && top.selectivity == Selectivity::PLAY);
         assert_eq!(top.describe(), "1 s a move, book");
         assert_eq!(Level::get(4).unwrap().describe(), "depth 4, no book");
+    }
+
+    #[test]
+    fn a_level_plays_from_the_book_exactly_when_it_says_so() {
+        use crate::core::Intent;
+        for level in LEVELS {
+            let plays = Intent::of_go(&level.go()) == Intent::Play;
+            assert_eq!(plays, level.book, "level {}", level.number);
+        }
     }
 
     #[test]

@@ -212,6 +212,13 @@ impl GameControl {
         }
     }
 
+    /// True when the board shows an earlier position of the record (moves after it can
+    /// be redone): engines do not move there, so a record is never cut by browsing it.
+    #[must_use]
+    pub fn looking_back(&self) -> bool {
+        self.game.cursor() < self.game.all_moves().len()
+    }
+
     /// True when a human plays the side to move.
     #[must_use]
     pub fn to_move_is_human(&self) -> bool {
@@ -305,7 +312,9 @@ impl GameControl {
             return;
         }
         let side = self.to_move();
-        if self.settings.players[side] == Controller::Engine {
+        if self.settings.players[side] == Controller::Engine && self.looking_back() {
+            // An engine's move would replace the rest of the record: it waits.
+        } else if self.settings.players[side] == Controller::Engine {
             self.links[1 - side].abandon_if(Purpose::Analysis);
             self.ensure_started(side);
             let waiting = self.waiting_for_other(side);
@@ -397,13 +406,16 @@ impl GameControl {
         if let Some(search) = &self.links[0].last_search {
             review.record(ply, &search.values);
         }
-        if !review.is_finished() {
-            return;
-        }
         let same_game = review.game().all_moves().starts_with(self.game.all_moves())
             || self.game.all_moves().starts_with(review.game().all_moves());
         if same_game {
+            // The graph fills in as the review goes.
             self.scores = review.values_for_first();
+        }
+        if !review.is_finished() {
+            return;
+        }
+        if same_game {
             for index in 0..review.game().all_moves().len() {
                 let played = &review.game().all_moves()[index];
                 if let Some(value) = review.position(index).and_then(|p| p.value_of(played)) {

@@ -798,6 +798,10 @@ fn a_review_lists_a_known_mistake_with_its_exact_loss() {
     h.get_by_label(&button).click();
     h.run();
     assert_eq!(h.state().control().game().cursor(), 1);
+    assert!(
+        h.query_by_label_contains(&format!("Review: move 2 was {mistake} ({worst:+}); best "))
+            .is_some()
+    );
     for (mv, value) in &values {
         assert!(
             h.query_by_label_contains(&format!("{mv} (legal, value {value:+}"))
@@ -805,4 +809,33 @@ fn a_review_lists_a_known_mistake_with_its_exact_loss() {
             "{mv} should show {value:+}"
         );
     }
+}
+
+#[test]
+fn looking_back_at_a_game_the_engine_waits_and_the_record_is_kept() {
+    let mut h = harness(settings(
+        "othello8x8",
+        [Controller::Human, Controller::Engine],
+    ));
+    h.run();
+    h.get_by_label("f5 (legal)").click();
+    h.run();
+    wait_until(&mut h, "the engine's reply", |app| {
+        app.control().game().cursor() == 2
+    });
+    // Back at White's turn: the engine would cut the record if it moved there.
+    h.get_by_label("1. f5").click();
+    h.run();
+    std::thread::sleep(Duration::from_millis(300));
+    h.run();
+    assert_eq!(h.state().control().game().cursor(), 1);
+    assert_eq!(h.state().control().game().all_moves().len(), 2);
+    assert!(h.query_by_label_contains("the engine waits").is_some());
+    h.get_by_label("Redo").click();
+    h.run();
+    assert_eq!(h.state().control().game().cursor(), 2);
+    assert!(
+        h.query_by_label_contains("Black to move (your move)")
+            .is_some()
+    );
 }

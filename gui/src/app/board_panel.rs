@@ -17,6 +17,9 @@ impl App {
         let status = self.status_line(&position, names);
         ui.label(RichText::new(status).strong());
         self.clocks(ui, names);
+        if let Some(text) = self.reviewed_move_text() {
+            ui.label(text);
+        }
         if !self.control.message.is_empty() {
             ui.label(
                 RichText::new(self.control.message.clone()).color(Color32::from_rgb(230, 150, 60)),
@@ -114,6 +117,28 @@ impl App {
         }
     }
 
+    /// At a reviewed position: the move played there against the best.
+    fn reviewed_move_text(&self) -> Option<String> {
+        let reviewed = self.control.reviewed_here()?;
+        let cursor = self.control.game.cursor();
+        let played = self.control.review()?.game().all_moves().get(cursor)?;
+        let value = reviewed.value_of(played)?;
+        let (best, best_value) = reviewed.best()?;
+        let exact = if reviewed.exact { " (exact)" } else { "" };
+        Some(if best_value > value {
+            format!(
+                "Review: move {} was {played} ({value:+}); best {best} ({best_value:+}): {} lost{exact}.",
+                cursor + 1,
+                best_value - value
+            )
+        } else {
+            format!(
+                "Review: move {} was {played} ({value:+}), a best move{exact}.",
+                cursor + 1
+            )
+        })
+    }
+
     /// Each side's clock, the running one marked.
     fn clocks(&self, ui: &mut egui::Ui, names: [&str; 2]) {
         let Some(clock) = self.control.clock() else {
@@ -166,6 +191,9 @@ impl App {
         let side = self.control.to_move();
         let who = match self.control.settings.players[side] {
             Controller::Human => "your move",
+            Controller::Engine if self.control.looking_back() => {
+                "the engine waits while you look back: Redo to the last move to go on"
+            }
             Controller::Engine => "engine thinking",
         };
         format!(
