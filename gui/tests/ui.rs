@@ -635,6 +635,14 @@ fn at_the_top_level_the_engines_first_move_comes_from_its_book() {
         search.book
     );
     assert!(search.iterations.is_empty());
+    // The search panel says where the move came from.
+    let book: Vec<String> = search
+        .book
+        .iter()
+        .map(|(mv, value)| format!("{mv} {value:+}"))
+        .collect();
+    let shown = format!("From the opening book: {}", book.join(", "));
+    assert!(h.query_by_label(&shown).is_some(), "'{shown}' not shown");
     let lines = sent(&h, 0);
     assert!(lines.contains(&"setoption name OwnBook value true".to_string()));
     assert!(

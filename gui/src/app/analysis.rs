@@ -81,9 +81,20 @@ impl App {
                 let limit = self.control.game.start_position().max_score();
                 bounds_plot(ui, &search.passes, &search.iterations, limit);
             }
-            None => {
-                ui.label("No search yet.");
-            }
+            None => match shown.filter(|s| !s.book.is_empty()) {
+                // A book move is played without a search: its book is what there is.
+                Some(search) => {
+                    let moves: Vec<String> = search
+                        .book
+                        .iter()
+                        .map(|(mv, value)| format!("{mv} {value:+}"))
+                        .collect();
+                    ui.label(format!("From the opening book: {}", moves.join(", ")));
+                }
+                None => {
+                    ui.label("No search yet.");
+                }
+            },
         }
         ui.separator();
         self.review_section(ui);
