@@ -9,7 +9,7 @@ use std::time::Duration;
 use engine::data_dir::{default_data_dir, kalah_dir};
 use engine::game::othello::Geometry;
 use engine::game::{GameId, Side};
-use engine::level::{Level, TOP};
+use engine::level::Level;
 use protocol::{Go, Goal, Info, MultiPv, TimeControl};
 
 use crate::clock::GameClock;
@@ -179,7 +179,7 @@ impl GameControl {
                 }),
                 ..Go::default()
             },
-            (strength, _) => strength.level().go(),
+            (strength, _) => strength.level().go(self.game.position().empties()),
         };
         Go {
             algorithm: engine.search_algorithm,
@@ -203,6 +203,14 @@ impl GameControl {
     #[must_use]
     pub fn link(&self, side: usize) -> &EngineLink {
         &self.links[side]
+    }
+
+    /// What a score counts: discs, or Kalah's seeds.
+    pub(crate) fn unit(&self) -> &'static str {
+        match self.game.game() {
+            GameId::Othello(_) => "discs",
+            GameId::Kalah(_) => "seeds",
+        }
     }
 
     pub(crate) fn side_names(&self) -> [&'static str; 2] {
@@ -389,7 +397,7 @@ impl GameControl {
         };
         let link = &mut self.links[0];
         if link.is_ready() && link.search.is_none() {
-            link.configure(&Strength::Custom.options());
+            link.configure(&Level::top().options());
             link.search(&review.game_at(ply), review.go(ply), Purpose::Review);
         } else if matches!(link.status, LinkStatus::Failed(_)) {
             self.message = "The review stopped: the first player's engine stopped.".into();
@@ -427,8 +435,9 @@ impl GameControl {
         let mistakes = review.mistakes();
         self.message = match mistakes.first() {
             Some(worst) => format!(
-                "Review done: the largest loss is {} discs, move {} ({}).",
+                "Review done: the largest loss is {} {}, move {} ({}).",
                 worst.loss,
+                self.unit(),
                 worst.ply + 1,
                 worst.played
             ),
@@ -670,9 +679,9 @@ impl GameControl {
             return;
         }
         self.asked = None;
-        link.configure(&Strength::Custom.options());
+        link.configure(&Level::top().options());
         let go = match purpose {
-            Purpose::Hint => Level::get(TOP).map(|l| l.go()).unwrap_or_default(),
+            Purpose::Hint => Level::top().go(None),
             _ => Go {
                 goal: Goal::Solve,
                 multipv: self.settings.value_all.then_some(MultiPv::All),

@@ -2,7 +2,7 @@
 
 use engine::game::GameId;
 use engine::game::othello::Geometry;
-use engine::level::{Level, TOP};
+use engine::level::Level;
 use protocol::{Algorithm, Go};
 use serde::{Deserialize, Serialize};
 
@@ -44,11 +44,9 @@ impl Strength {
     #[must_use]
     pub fn level(self) -> Level {
         match self {
-            Strength::Level(n) => Level::get(n),
-            Strength::Clock | Strength::Custom => None,
+            Strength::Level(n) => Level::get(n).unwrap_or(Level::top()),
+            Strength::Clock | Strength::Custom => Level::top(),
         }
-        .or(Level::get(TOP))
-        .expect("the top level exists")
     }
 }
 

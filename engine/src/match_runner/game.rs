@@ -126,7 +126,7 @@ pub fn play(
             time: left[side].max(0).unsigned_abs(),
             inc: Some(c.inc_ms),
         });
-        let go = player.spec().go(clock);
+        let go = player.spec().go(clock, position.empties());
         let own_time = clock
             .map(|c| Duration::from_millis(c.time))
             .or(go.movetime.map(Duration::from_millis))

@@ -26,6 +26,8 @@ pub struct EngineSpec {
     pub algorithm: Option<Algorithm>,
     /// `depth=N` per move.
     pub depth: Option<u32>,
+    /// `level=N`: its depth (where no `depth=` is given), time and options.
+    pub level: Option<Level>,
     /// `nodes=N` per move.
     pub nodes: Option<u64>,
     /// `movetime=MS` per move.
@@ -65,12 +67,15 @@ pub enum SpecError {
 }
 
 impl EngineSpec {
-    /// The `go` for one move of this engine, with the side to move's clock if any.
+    /// The `go` for one move of this engine in a position with `empties` empty squares
+    /// (Othello; a level's depth depends on it), with the side to move's clock if any.
     #[must_use]
-    pub fn go(&self, clock: Option<protocol::TimeControl>) -> Go {
+    pub fn go(&self, clock: Option<protocol::TimeControl>, empties: Option<u32>) -> Go {
         Go {
             algorithm: self.algorithm,
-            depth: self.depth,
+            depth: self
+                .depth
+                .or_else(|| self.level.and_then(|l| l.depth_at(empties))),
             nodes: self.nodes,
             movetime: self.movetime,
             time: clock,
@@ -90,6 +95,7 @@ impl EngineSpec {
             nboard: false,
             algorithm: None,
             depth: None,
+            level: None,
             nodes: None,
             movetime: None,
             options: Vec::new(),
@@ -124,7 +130,7 @@ impl EngineSpec {
                         .ok()
                         .and_then(Level::get)
                         .ok_or_else(|| bad(LEVEL_RANGE))?;
-                    spec.depth = level.depth;
+                    spec.level = Some(level);
                     spec.movetime = level.movetime_ms;
                     spec.options.extend(level.options());
                 }
@@ -220,14 +226,13 @@ mod tests {
         let me = Endpoint::Command(vec!["engine".into()]);
         for level in crate::level::LEVELS {
             let spec = EngineSpec::parse(&format!("level={}", level.number), &me).unwrap();
-            assert_eq!(
-                (spec.depth, spec.movetime),
-                (level.depth, level.movetime_ms)
-            );
+            for empties in [None, Some(30), Some(6)] {
+                assert_eq!(spec.go(None, empties), level.go(empties));
+            }
             assert_eq!(spec.options, level.options());
         }
         let spec = EngineSpec::parse("level=4 depth=2", &me).unwrap();
-        assert_eq!(spec.depth, Some(2));
+        assert_eq!(spec.go(None, Some(6)).depth, Some(2));
         let top = crate::level::TOP;
         assert!(LEVEL_RANGE.ends_with(&top.to_string()));
         for bad in ["level=0", &format!("level={}", top + 1), "level=x"] {

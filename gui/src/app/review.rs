@@ -53,7 +53,10 @@ impl App {
                 ui.label("No move lost anything.");
             }
         } else {
-            ui.label("Largest mistakes (discs lost against the best move):");
+            ui.label(format!(
+                "Largest mistakes ({} lost against the best move):",
+                self.control.unit()
+            ));
             for m in &mistakes {
                 let mover = review.game().position_at(m.ply).side_to_move();
                 let name = names[usize::from(mover == engine::game::Side::Second)];
