@@ -847,3 +847,45 @@ fn looking_back_at_a_game_the_engine_waits_and_the_record_is_kept() {
             .is_some()
     );
 }
+
+#[test]
+fn the_new_game_dialog_sets_the_colour_and_the_clock() {
+    let mut h = harness(settings(
+        "othello8x8",
+        [Controller::Human, Controller::Engine],
+    ));
+    h.run();
+    h.get_by_label("f5 (legal)").click();
+    h.run();
+    h.get_by_label("New game").click();
+    h.run();
+    h.get_by_label("White").click();
+    h.get_by_label("Clock").click();
+    h.run();
+    assert!(h.query_by_label("Minutes per side").is_some());
+    h.get_by_label("Start game").click();
+    h.run();
+    let control = h.state().control();
+    assert_eq!(
+        control.settings.players,
+        [Controller::Engine, Controller::Human]
+    );
+    assert_eq!(control.settings.strength, Strength::Clock);
+    assert!(control.clock().is_some());
+    // Both clocks on show; the engine, Black, moves first on its clock.
+    assert!(h.query_by_label_contains("White 5:00").is_some());
+    wait_until(&mut h, "the engine's first move", |app| {
+        app.control().game().cursor() == 1
+    });
+    // Cancel leaves everything as it was.
+    h.get_by_label("New game").click();
+    h.run();
+    h.get_by_label("both sides").click();
+    h.get_by_label("Cancel").click();
+    h.run();
+    assert_eq!(
+        h.state().control().settings.players,
+        [Controller::Engine, Controller::Human]
+    );
+    assert_eq!(h.state().control().game().cursor(), 1);
+}

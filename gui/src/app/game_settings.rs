@@ -40,7 +40,7 @@ impl App {
         let names = self.control.side_names();
         for (name, player) in names.iter().zip(&mut self.control.settings.players) {
             ui.horizontal(|ui| {
-                ui.label(*name);
+                ui.label(format!("{name}:"));
                 ui.radio_value(player, Controller::Human, format!("{name} human"));
                 ui.radio_value(player, Controller::Engine, format!("{name} engine"));
             });
