@@ -2,7 +2,7 @@
 # Takes the GUI's screenshots under Xvfb, of the real window with its default settings:
 # - docs/gui.png: a game against the engine at level 6, after 1. f5 d6 2. c3 d3 and a
 #   hint (the top level's move, from the book);
-# - docs/gui-review.png: a game between levels 3 and 4 (docs/levels, its first game)
+# - docs/gui-review.png: a game between two shallow searches (depth 3 against depth 4)
 #   opened from GGF and reviewed at depth 12, at its largest mistake.
 # Needs: apt-get install -y xvfb imagemagick xdotool libgl1-mesa-dri
 set -euo pipefail
@@ -19,7 +19,7 @@ trap 'kill $xvfb $gui 2>/dev/null || true' EXIT
 moves="d3 c3 c4 e3 f3 d6 e6 b4 e2 f5 c5 f4 c6 d2 f2 g3 b3 b5 a6 a5 c2 f7 e7 a3 f6 g4 g5 c1
 b6 h5 f8 d7 h6 e8 h3 h4 d8 c8 b8 c7 a4 a7 g6 h7 h8 g8 g7 a8 b7 d1 e1 f1 b1 a1 g1 h1 g2 h2 b2 a2"
 {
-    printf '(;GM[Othello]PC[gamesearch]PB[level 3]PW[level 4]RE[?]TY[8]'
+    printf '(;GM[Othello]PC[gamesearch]PB[depth 3]PW[depth 4]RE[?]TY[8]'
     printf 'BO[8 ---------------------------O*------*O--------------------------- *]'
     colour=B
     for m in $moves; do
