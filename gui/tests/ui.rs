@@ -87,11 +87,10 @@ fn a_human_move_gets_the_engines_reply() {
     );
 }
 
-#[test]
-fn the_engine_plays_from_its_opening_book_as_with_any_other_front() {
-    let mut s = settings("othello8x8", [Controller::Engine, Controller::Human]);
-    s.engines[0].depth = 0;
-    s.engines[0].movetime_ms = 5_000;
+/// Starts a game in which the engine moves first and checks that its first move came from
+/// the book: the engine's `info book` lines named it, no search ran, and the search panel
+/// says so. Returns the lines sent to the engine.
+fn first_move_from_the_book(s: Settings) -> Vec<String> {
     let mut h = harness(s);
     h.run();
     wait_until(&mut h, "the engine's first move", |app| {
@@ -105,6 +104,22 @@ fn the_engine_plays_from_its_opening_book_as_with_any_other_front() {
         search.book
     );
     assert!(search.iterations.is_empty(), "answered without a search");
+    let book: Vec<String> = search
+        .book
+        .iter()
+        .map(|(mv, value)| format!("{mv} {value:+}"))
+        .collect();
+    let shown = format!("From the opening book: {}", book.join(", "));
+    assert!(h.query_by_label(&shown).is_some(), "'{shown}' not shown");
+    sent(&h, 0)
+}
+
+#[test]
+fn the_engine_plays_from_its_opening_book_as_with_any_other_front() {
+    let mut s = settings("othello8x8", [Controller::Engine, Controller::Human]);
+    s.engines[0].depth = 0;
+    s.engines[0].movetime_ms = 5_000;
+    first_move_from_the_book(s);
 }
 
 #[test]
@@ -212,8 +227,13 @@ fn setting_up_a_position_and_playing_to_the_end() {
     h.run();
     h.step();
     assert!(h.state().control().game().position().is_terminal());
-    assert!(h.query_by_label_contains("Game over").is_some());
     // The disc count adds up: a full 4x4 board, or the empties the game ended with.
+    assert_final_count_adds_up(&h, 16);
+}
+
+/// At a game's end, the status line's disc count is the board's, and with the empty
+/// squares it makes the board's size.
+fn assert_final_count_adds_up(h: &Harness<'static, App>, squares: u32) {
     let engine::game::AnyPosition::Othello(end) = h.state().control().game().position() else {
         unreachable!()
     };
@@ -222,7 +242,8 @@ fn setting_up_a_position_and_playing_to_the_end() {
     } else {
         (end.opp().count_ones(), end.me().count_ones())
     };
-    assert_eq!(black + white + end.empty().count_ones(), 16);
+    assert_eq!(black + white + end.empty().count_ones(), squares);
+    assert!(h.query_by_label_contains("Game over").is_some());
     assert!(
         h.query_by_label_contains(&format!("discs: Black {black}, White {white})"))
             .is_some()
@@ -602,48 +623,14 @@ fn a_whole_game_at_the_lowest_level_ends_with_a_result_that_adds_up() {
             .any(|l| l.starts_with("go ") && l.contains("depth 1"))
     );
     assert!(lines.contains(&"setoption name OwnBook value false".to_string()));
-    let engine::game::AnyPosition::Othello(end) = h.state().control().game().position() else {
-        unreachable!()
-    };
-    let (black, white) = if end.side_to_move() == engine::game::Side::First {
-        (end.me().count_ones(), end.opp().count_ones())
-    } else {
-        (end.opp().count_ones(), end.me().count_ones())
-    };
-    assert_eq!(black + white + end.empty().count_ones(), 64);
-    assert!(h.query_by_label_contains("Game over").is_some());
-    assert!(
-        h.query_by_label_contains(&format!("discs: Black {black}, White {white})"))
-            .is_some()
-    );
+    assert_final_count_adds_up(&h, 64);
 }
 
 #[test]
 fn at_the_top_level_the_engines_first_move_comes_from_its_book() {
     let mut s = settings("othello8x8", [Controller::Engine, Controller::Human]);
     s.strength = Strength::Level(engine::level::TOP);
-    let mut h = harness(s);
-    wait_until(&mut h, "the engine's first move", |app| {
-        app.control().game().cursor() == 1
-    });
-    let played = h.state().control().game().moves()[0].clone();
-    let search = h.state().control().link(0).last_search.as_ref().unwrap();
-    // The engine's `info book` lines named it, and no search ran.
-    assert!(
-        search.book.contains_key(&played),
-        "{played} was not a book move: {:?}",
-        search.book
-    );
-    assert!(search.iterations.is_empty());
-    // The search panel says where the move came from.
-    let book: Vec<String> = search
-        .book
-        .iter()
-        .map(|(mv, value)| format!("{mv} {value:+}"))
-        .collect();
-    let shown = format!("From the opening book: {}", book.join(", "));
-    assert!(h.query_by_label(&shown).is_some(), "'{shown}' not shown");
-    let lines = sent(&h, 0);
+    let lines = first_move_from_the_book(s);
     assert!(lines.contains(&"setoption name OwnBook value true".to_string()));
     assert!(
         lines
