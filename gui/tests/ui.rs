@@ -876,3 +876,32 @@ fn the_new_game_dialog_sets_the_colour_and_the_clock() {
     );
     assert_eq!(h.state().control().game().cursor(), 1);
 }
+
+#[test]
+fn the_workbench_is_folded_until_opened() {
+    let mut h = harness(settings(
+        "othello8x8",
+        [Controller::Human, Controller::Engine],
+    ));
+    h.run();
+    assert!(h.query_by_label("Black algorithm").is_none());
+    h.get_by_label("f5 (legal)").click();
+    h.run();
+    wait_until(&mut h, "the engine's reply", |app| {
+        app.control().game().cursor() == 2
+    });
+    // The engine's state is in view; its settings and the MTD(f) plot are folded.
+    assert!(h.query_by_label_contains("White's engine: ").is_some());
+    assert!(
+        h.query_by_label_contains("MTD(f) bounds, pass by pass")
+            .is_none()
+    );
+    h.get_by_label("MTD(f) bounds").click();
+    h.get_by_label("Engine").click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("MTD(f) bounds, pass by pass")
+            .is_some()
+    );
+    assert!(h.query_by_label("Black algorithm").is_some());
+}

@@ -79,7 +79,12 @@ impl App {
                 });
                 ui.label(format!("PV: {}", info.pv.join(" ")));
                 let limit = self.control.game.start_position().max_score();
-                bounds_plot(ui, &search.passes, &search.iterations, limit);
+                // For engine developers: folded until opened.
+                egui::CollapsingHeader::new("MTD(f) bounds")
+                    .default_open(false)
+                    .show(ui, |ui| {
+                        bounds_plot(ui, &search.passes, &search.iterations, limit);
+                    });
             }
             None => match shown.filter(|s| !s.book.is_empty()) {
                 // A book move is played without a search: its book is what there is.
