@@ -562,11 +562,15 @@ impl GameControl {
     /// Writes the game on the board to the GGF file (replacing it).
     pub fn save_ggf(&mut self) {
         let path = self.settings.ggf_path.clone();
+        let strength = match self.settings.strength {
+            Strength::Level(n) => format!(" level {n}"),
+            Strength::Clock | Strength::Custom => String::new(),
+        };
         let [black, white] = [0, 1].map(|side| match self.settings.players[side] {
             Controller::Human => "human".to_string(),
             Controller::Engine => match &self.links[side].status {
-                LinkStatus::Ready(name) => name.clone(),
-                _ => "engine".to_string(),
+                LinkStatus::Ready(name) => format!("{name}{strength}"),
+                _ => format!("engine{strength}"),
             },
         });
         let saved = self
@@ -799,6 +803,12 @@ mod tests {
         assert!(control.game().moves().is_empty());
         control.open_ggf();
         assert_eq!(control.game().moves(), ["f5", "d6"]);
+        // An engine's name says its level.
+        control.settings.players[1] = Controller::Engine;
+        control.settings.strength = Strength::Level(3);
+        control.save_ggf();
+        let text = std::fs::read_to_string(&control.settings.ggf_path).unwrap();
+        assert!(text.contains("PB[human]PW[engine level 3]"), "{text}");
         // Kalah has no GGF: a clear refusal, the game kept.
         let mut kalah = humans("kalah4x3");
         kalah.settings.ggf_path = control.settings.ggf_path.clone();
