@@ -398,7 +398,7 @@ impl GameControl {
         let link = &mut self.links[0];
         if link.is_ready() && link.search.is_none() {
             link.configure(&Level::top().options());
-            link.search(&review.game_at(ply), review.go(ply), Purpose::Review);
+            link.search(&review.game().at(ply), review.go(ply), Purpose::Review);
         } else if matches!(link.status, LinkStatus::Failed(_)) {
             self.message = "The review stopped: the first player's engine stopped.".into();
             self.cancel_review();

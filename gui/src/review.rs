@@ -121,12 +121,6 @@ impl Review {
         }
     }
 
-    /// The game at the position after `ply` moves, as the search is sent.
-    #[must_use]
-    pub fn game_at(&self, ply: usize) -> GameHistory {
-        self.game.at(ply)
-    }
-
     /// Takes a finished search's values for the position after `ply` moves.
     pub fn record(&mut self, ply: usize, values: &MoveValues) {
         let Some(slot) = self.positions.get_mut(ply) else {
