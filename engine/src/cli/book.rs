@@ -99,7 +99,7 @@ impl Search {
 
 #[derive(Debug, Args)]
 struct BuildArgs {
-    /// Folder of game records (as for `engine train`).
+    /// Folder of game records, or one game file (as for `engine train`).
     data: PathBuf,
     /// The book (written after every batch of leaves).
     #[arg(short, long)]

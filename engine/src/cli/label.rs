@@ -69,7 +69,7 @@ struct SearchArgs {
 /// What every labelling run takes.
 #[derive(Debug, Args)]
 struct RunArgs {
-    /// Folder of game records (as for `engine train`).
+    /// Folder of game records, or one game file (as for `engine train`).
     data: PathBuf,
     /// The labels file (appended to: a run interrupted resumes).
     #[arg(short, long)]

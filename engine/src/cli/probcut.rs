@@ -41,7 +41,8 @@ enum ProbcutCommand {
 
 #[derive(Debug, Args)]
 struct SampleArgs {
-    /// Folder of game records (WTHOR `*.wtb`, Logistello `*.gam(.gz)`), searched recursively.
+    /// Folder of game records (WTHOR `*.wtb`, Logistello `*.gam(.gz)`), searched
+    /// recursively, or one such file.
     data: PathBuf,
     /// The sample file: appended to, and read first to skip positions already searched.
     #[arg(short, long)]

@@ -23,7 +23,8 @@ fn default_threads() -> usize {
 #[derive(Debug, Args)]
 pub struct TrainArgs {
     /// Folders of game records: WTHOR `*.wtb` files, Logistello `*.gam(.gz)` books and
-    /// `engine selfplay` games, searched recursively (one in twenty games held out).
+    /// `engine selfplay` games, searched recursively (one in twenty games held out), or
+    /// such files.
     #[arg(required = true)]
     data: Vec<PathBuf>,
     /// Where to write the weights.

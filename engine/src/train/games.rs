@@ -187,12 +187,30 @@ pub(crate) fn parse_logistello(line: &str) -> anyhow::Result<TrainingGame> {
     })
 }
 
+/// Whether a file's name is a game file's: `*.wtb`, `*.gam` or `*.gam.gz`.
+fn is_game_file(name: &str) -> bool {
+    name.to_ascii_lowercase().ends_with(".wtb")
+        || name.ends_with(".gam")
+        || name.ends_with(".gam.gz")
+}
+
 /// The game files under `dir`: every `*.wtb` and every `*.gam` / `*.gam.gz`, searched
-/// recursively, in name order.
+/// recursively, in name order; or `dir` itself when it is a game file (one batch of
+/// self-play games, labelled on its own).
 ///
 /// # Errors
-/// When the folder cannot be listed.
+/// When the folder cannot be listed, or a file is not a game file.
 pub fn find_game_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    if dir.is_file() {
+        let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if !is_game_file(name) {
+            bail!(
+                "{}: not a game file (*.wtb, *.gam, *.gam.gz)",
+                dir.display()
+            );
+        }
+        return Ok(vec![dir.to_path_buf()]);
+    }
     let mut found = Vec::new();
     let mut folders = vec![dir.to_path_buf()];
     while let Some(folder) = folders.pop() {
@@ -203,10 +221,7 @@ pub fn find_game_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
             if path.is_dir() {
                 folders.push(path);
-            } else if name.to_ascii_lowercase().ends_with(".wtb")
-                || name.ends_with(".gam")
-                || name.ends_with(".gam.gz")
-            {
+            } else if is_game_file(name) {
                 found.push(path);
             }
         }

@@ -319,6 +319,15 @@ mod tests {
         fixture(dir.path());
         let games = read_games(dir.path()).unwrap();
         assert_eq!(games.len(), 400);
+        // One game file on its own reads as the folder's share of it.
+        let book = read_games(&dir.path().join("book.gam.gz")).unwrap();
+        let wthor = read_games(&dir.path().join("WTH_2025.wtb")).unwrap();
+        assert_eq!(book.len() + wthor.len(), 400);
+        assert!(!book.is_empty() && !wthor.is_empty());
+        let other = dir.path().join("notes.txt");
+        std::fs::write(&other, "not games").unwrap();
+        let error = read_games(&other).unwrap_err().to_string();
+        assert!(error.contains("not a game file"), "{error}");
         let config = TrainConfig {
             fit: FitParams {
                 iterations: 15,
