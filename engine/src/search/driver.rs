@@ -9,6 +9,7 @@ use super::busy::BusyMoves;
 use super::limits::StopCheck;
 use super::node::Searcher;
 use super::root::RootOutcome;
+use super::time_use::TimeUse;
 use super::{
     Algorithm, Bound, DEPTH_TO_END, Goal, Iteration, Limits, Proof, RankedMove, Report, Score,
     SearchParams, SearchResult, Searchable, Selectivity, ThreadNumber, TranspositionTable,
@@ -332,19 +333,20 @@ fn search_thread<G: Searchable>(
     let mut iterations: Vec<Iteration<G::Move>> = Vec::new();
     let mut better = None;
     let mut pace = Pace::default();
+    let mut time_use = TimeUse::default();
     for (index, &Step { depth, selectivity }) in plan.steps.iter().enumerate() {
         if plan.skips(index, s.stop_check.elapsed()) {
             continue;
         }
         s.params.selectivity = selectivity;
         // A solve's cost does not follow the heuristic iterations' growth: it starts
-        // whenever the clock's share is not spent.
-        let growth = if plan.is_timed_solve(index) {
-            0.0
+        // whenever the clock's share is not spent, however stable the move.
+        let (growth, scale) = if plan.is_timed_solve(index) {
+            (0.0, time_use.scale().max(1.0))
         } else {
-            pace.growth()
+            (pace.growth(), time_use.scale())
         };
-        if !iterations.is_empty() && !s.stop_check.may_start_iteration(pace.last, growth) {
+        if !iterations.is_empty() && !s.stop_check.may_start_iteration(pace.last, growth, scale) {
             break;
         }
         let iteration_started = s.stop_check.elapsed();
@@ -398,6 +400,7 @@ fn search_thread<G: Searchable>(
         };
         report(Report::Iteration(&iteration));
         pace.record(iteration.time - iteration_started);
+        time_use.record(iteration.best_move, iteration.score.value);
         iterations.push(iteration);
         // A selective search guesses the next iteration from the one before this (the
         // same parity of depth): Othello's values swing between odd and even depths, and

@@ -94,8 +94,10 @@ pub const CHECK_INTERVAL: u64 = 1024;
 #[derive(Debug)]
 pub(crate) struct StopCheck {
     started: Instant,
+    /// When the time limits count from.
+    origin: Instant,
     deadline: Option<Instant>,
-    soft_deadline: Option<Instant>,
+    soft_time: Option<Duration>,
     max_nodes: Option<u64>,
     stop: Option<Arc<AtomicBool>>,
     node_counter: Option<Arc<AtomicU64>>,
@@ -105,12 +107,13 @@ pub(crate) struct StopCheck {
 impl StopCheck {
     pub(crate) fn new(limits: &Limits) -> StopCheck {
         let started = Instant::now();
-        // A time too far ahead to represent is no deadline at all.
-        let after = |t: Duration| limits.asked.unwrap_or(started).checked_add(t);
+        let origin = limits.asked.unwrap_or(started);
         StopCheck {
             started,
-            deadline: limits.movetime.and_then(after),
-            soft_deadline: limits.soft_time.and_then(after),
+            origin,
+            // A time too far ahead to represent is no deadline at all.
+            deadline: limits.movetime.and_then(|t| origin.checked_add(t)),
+            soft_time: limits.soft_time,
             max_nodes: limits.nodes,
             stop: limits.stop.clone(),
             node_counter: limits.node_counter.clone(),
@@ -124,15 +127,16 @@ impl StopCheck {
     }
 
     /// Whether another iteration may start, the last one having taken `last` and the next
-    /// expected to take `growth` times as long: not past the soft deadline, nor when it
-    /// would be expected to end after the deadline. Always, without a soft deadline.
-    pub(crate) fn may_start_iteration(&self, last: Duration, growth: f64) -> bool {
-        let Some(soft) = self.soft_deadline else {
+    /// expected to take `growth` times as long: not past the soft limit times `scale`
+    /// (how much of it this move deserves, [`TimeUse`](super::time_use::TimeUse)), nor
+    /// when it would be expected to end after the deadline. Always, without a soft limit.
+    pub(crate) fn may_start_iteration(&self, last: Duration, growth: f64, scale: f64) -> bool {
+        let Some(soft) = self.soft_time else {
             return true;
         };
         let now = Instant::now();
         let expected_end = now.checked_add(last.mul_f64(growth));
-        now < soft
+        now.saturating_duration_since(self.origin).as_secs_f64() < soft.as_secs_f64() * scale
             && self
                 .deadline
                 .is_none_or(|d| expected_end.is_some_and(|end| end <= d))
@@ -172,19 +176,31 @@ mod tests {
             })
         };
         let s = clock(secs(60), secs(100));
-        assert!(s.may_start_iteration(secs(10), 3.0));
+        assert!(s.may_start_iteration(secs(10), 3.0, 1.0));
         assert!(
-            !s.may_start_iteration(secs(40), 3.0),
+            !s.may_start_iteration(secs(40), 3.0, 1.0),
             "expected to end after the deadline"
         );
         let spent = clock(Duration::ZERO, secs(100));
-        assert!(!spent.may_start_iteration(Duration::ZERO, 3.0));
+        assert!(!spent.may_start_iteration(Duration::ZERO, 3.0, 2.0));
+        let asked = Instant::now().checked_sub(secs(30)).expect("30 s ago");
+        let half_spent = StopCheck::new(&Limits {
+            soft_time: Some(secs(60)),
+            movetime: Some(secs(1000)),
+            asked: Some(asked),
+            ..Limits::default()
+        });
+        assert!(half_spent.may_start_iteration(secs(1), 3.0, 1.0));
+        assert!(
+            !half_spent.may_start_iteration(secs(1), 3.0, 0.4),
+            "a move that stands out takes less of its share"
+        );
         let fixed = StopCheck::new(&Limits {
             movetime: Some(Duration::ZERO),
             ..Limits::default()
         });
         assert!(
-            fixed.may_start_iteration(secs(40), 3.0),
+            fixed.may_start_iteration(secs(40), 3.0, 0.5),
             "a fixed move time is used whole"
         );
     }

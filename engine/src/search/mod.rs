@@ -16,6 +16,7 @@ pub mod othello;
 pub mod probcut;
 mod root;
 mod stats;
+mod time_use;
 pub mod tt;
 
 pub use driver::{search, search_with, solve_exact};
