@@ -4,7 +4,7 @@
 
 use protocol::Go;
 
-use crate::search::Selectivity;
+use crate::search::SelectivitySchedule;
 
 /// One level: how deep or how long the engine searches for a move, how selectively, and
 /// whether it plays from its opening book.
@@ -20,7 +20,7 @@ pub struct Level {
     /// time solves as the full engine does.
     pub solve_empties: u32,
     /// Multi-ProbCut's confidence (option `Selectivity`).
-    pub selectivity: Selectivity,
+    pub selectivity: SelectivitySchedule,
     /// Whether book moves are played (option `OwnBook`).
     pub book: bool,
 }
@@ -46,7 +46,7 @@ const fn depth(number: u8, depth: u32) -> Level {
         depth: Some(depth),
         movetime_ms: None,
         solve_empties,
-        selectivity: Selectivity::PLAY,
+        selectivity: SelectivitySchedule::PLAY,
         book: false,
     }
 }
@@ -57,7 +57,7 @@ const fn time(number: u8, ms: u64) -> Level {
         depth: None,
         movetime_ms: Some(ms),
         solve_empties: 0,
-        selectivity: Selectivity::PLAY,
+        selectivity: SelectivitySchedule::PLAY,
         book: true,
     }
 }
@@ -181,7 +181,7 @@ mod tests {
         let top = Level::top();
         assert_eq!(Level::get(TOP), Some(top));
         assert_eq!(top.go(Some(8)).depth, None);
-        assert!(top.book && top.selectivity == Selectivity::PLAY);
+        assert!(top.book && top.selectivity == SelectivitySchedule::PLAY);
         assert_eq!(top.describe(), "1 s a move, book");
         assert_eq!(Level::get(3).unwrap().describe(), "depth 4, no book");
     }
@@ -212,7 +212,10 @@ mod tests {
         assert_eq!(rows.len(), LEVELS.len(), "one row per level");
         for (row, level) in rows.iter().zip(LEVELS) {
             let book = if level.book { "yes" } else { "no" };
-            let selectivity = format!("{}%", level.selectivity.percent());
+            let selectivity = match level.selectivity {
+                SelectivitySchedule::Fixed(s) => format!("{}%", s.percent()),
+                SelectivitySchedule::Auto => "auto".to_string(),
+            };
             assert_eq!(
                 row[1..6],
                 [

@@ -4,7 +4,7 @@
 
 use engine::game::Game;
 use engine::search::{
-    Goal, Limits, Proof, SearchParams, Selectivity, TranspositionTable, search, solve_exact,
+    Goal, Limits, Proof, SearchParams, SelectivitySchedule, TranspositionTable, search, solve_exact,
 };
 use engine::suite::{SuitePosition, ffo, parse_suite};
 
@@ -67,7 +67,7 @@ fn ffo_40_and_42() {
 #[test]
 fn a_selective_search_asked_to_solve_is_exact() {
     let params = SearchParams {
-        selectivity: Selectivity::PLAY,
+        selectivity: SelectivitySchedule::PLAY,
         ..SearchParams::default()
     };
     let endgames = parse_suite(include_str!("../data/endgames.txt")).unwrap();

@@ -5,12 +5,15 @@
 //! asked of a selective search is exact: engine/tests/endgames.rs.
 
 use engine::game::othello::{Othello, OthelloMove};
-use engine::search::{Limits, SearchParams, SearchResult, Selectivity, TranspositionTable, search};
+use engine::search::{
+    Limits, SearchParams, SearchResult, Selectivity, SelectivitySchedule, TranspositionTable,
+    search,
+};
 use engine::suite::parse_suite;
 
 const DEPTH: u32 = 8;
 
-fn search_at(position: &Othello, selectivity: Selectivity) -> SearchResult<OthelloMove> {
+fn search_at(position: &Othello, selectivity: SelectivitySchedule) -> SearchResult<OthelloMove> {
     let mut tt = TranspositionTable::new(16);
     let params = SearchParams {
         selectivity,
@@ -31,8 +34,8 @@ fn selective_searches_prune_and_stay_near_full_width() {
     assert_eq!(positions.len(), 20);
     let (mut full_nodes, mut selective_nodes, mut difference) = (0, 0, 0);
     for p in &positions {
-        let full = search_at(&p.position, Selectivity::FULL);
-        let selective = search_at(&p.position, Selectivity::PLAY);
+        let full = search_at(&p.position, Selectivity::FULL.into());
+        let selective = search_at(&p.position, SelectivitySchedule::PLAY);
         assert!(!full.stopped && !selective.stopped);
         full_nodes += full.stats.nodes;
         selective_nodes += selective.stats.nodes;
@@ -63,7 +66,7 @@ fn selective_multipv_ranks_every_move_once_in_score_order() {
     use engine::game::{Game, MoveList};
     let positions = parse_suite(include_str!("../data/midgame-36-45.obf")).unwrap();
     let params = SearchParams {
-        selectivity: Selectivity::PLAY,
+        selectivity: SelectivitySchedule::PLAY,
         ..SearchParams::default()
     };
     let mut tt = TranspositionTable::new(16);

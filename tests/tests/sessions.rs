@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 
 use e2e_tests::{PATIENCE, TcpServer, stdio_engine, test_position};
 use engine::game::AnyPosition;
-use engine::search::{self, Limits, SearchParams, Selectivity, TranspositionTable};
+use engine::search::{
+    self, Limits, SearchParams, Selectivity, SelectivitySchedule, TranspositionTable,
+};
 use engine::with_position;
 use protocol::{
     Algorithm, Client, ClientError, Command, Depth, Go, Message, OptionKind, PositionStart, Proof,
@@ -151,9 +153,9 @@ fn handshake_describes_the_engine(client: &mut Client) {
 fn searches_agree_with_the_library(client: &mut Client) {
     for seed in 0..8 {
         let selectivity = if seed < 4 {
-            Selectivity::PLAY
+            SelectivitySchedule::PLAY
         } else {
-            Selectivity::FULL
+            Selectivity::FULL.into()
         };
         if seed == 4 {
             let option = Command::SetOption {
@@ -175,7 +177,7 @@ fn searches_agree_with_the_library(client: &mut Client) {
             ..SearchParams::default()
         };
         let (best, value, nodes) = library_search(&position, 7, &params);
-        if selectivity != Selectivity::FULL {
+        if selectivity.is_selective() {
             let (_, _, full) = library_search(&position, 7, &SearchParams::default());
             assert!(
                 nodes < full,
@@ -183,7 +185,8 @@ fn searches_agree_with_the_library(client: &mut Client) {
             );
         }
         assert_eq!(outcome.best.mv.as_deref(), Some(best.as_str()));
-        let percent = (selectivity != Selectivity::FULL).then(|| selectivity.percent());
+        let level = selectivity.for_time(None);
+        let percent = (level != Selectivity::FULL).then(|| level.percent());
         assert!(
             outcome.infos.iter().all(|i| i.selectivity == percent),
             "every line says the search's confidence when selective: {:?}",
@@ -1008,9 +1011,16 @@ fn a_timed_endgame_search_solves_probably_then_exactly(client: &mut Client) {
         .filter(|i| i.depth == Some(Depth::End) && i.pass.is_none())
         .filter_map(|i| Some((i.score?.proof, i.selectivity)))
         .collect();
-    let probable = ends
-        .iter()
-        .position(|&e| e == (Proof::Heuristic, Some(Selectivity::PLAY.percent())));
+    let probable = ends.iter().position(|&e| {
+        e == (
+            Proof::Heuristic,
+            Some(
+                SelectivitySchedule::PLAY
+                    .for_time(Some(Duration::from_secs(20)))
+                    .percent(),
+            ),
+        )
+    });
     let proven = ends.iter().position(|&e| e == (Proof::Wld, None));
     assert!(
         probable.is_some() && probable < proven,
@@ -1032,7 +1042,7 @@ fn a_depth_that_reaches_the_end_solves_exactly_as_the_library_does(client: &mut 
         (Proof::Solved, ffo40.score)
     );
     let params = SearchParams {
-        selectivity: Selectivity::PLAY,
+        selectivity: SelectivitySchedule::PLAY,
         ..SearchParams::default()
     };
     let mut tt = TranspositionTable::new(64);

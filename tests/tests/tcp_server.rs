@@ -6,7 +6,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use e2e_tests::{PATIENCE, TcpServer, test_position};
-use engine::search::{self, Limits, SearchParams, Selectivity, TranspositionTable};
+use engine::search::{self, Limits, SearchParams, SelectivitySchedule, TranspositionTable};
 use engine::with_position;
 use protocol::{Client, ClientError, Command, Go, Message, PositionStart};
 
@@ -53,7 +53,7 @@ fn fifty_clients_search_at_once_and_each_gets_its_own_answer() {
                 let mut tt = TranspositionTable::new(8);
                 let expected = with_position!(position, p => {
                     // The server's default options: selective, as for play.
-                    let params = SearchParams { selectivity: Selectivity::PLAY, ..SearchParams::default() };
+                    let params = SearchParams { selectivity: SelectivitySchedule::PLAY, ..SearchParams::default() };
                     let r = search::search(&p, &mut tt, &params,
                         &Limits::depth_or_exact(Some(5)), &mut |_| {});
                     (r.best_move.map(|m| m.to_string()), r.score.value, r.stats.nodes)

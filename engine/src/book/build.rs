@@ -72,7 +72,7 @@ fn search_leaf(
         ..Limits::depth_or_exact(Some(settings.depth))
     };
     let params = SearchParams {
-        selectivity: settings.selectivity,
+        selectivity: settings.selectivity.into(),
         ..SearchParams::default()
     };
     let result = search_with(&position, tt, &params, evaluator, &limits, &mut |_| {});

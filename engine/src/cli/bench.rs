@@ -12,7 +12,7 @@ use engine::game::Game;
 use engine::game::othello::{Othello, OthelloMove};
 use engine::search::othello::eval::Evaluator;
 use engine::search::{
-    Algorithm, Goal, Limits, SearchParams, Selectivity, TranspositionTable, search_with,
+    Algorithm, Goal, Limits, SearchParams, SelectivitySchedule, TranspositionTable, search_with,
     solve_exact,
 };
 use engine::suite::{SuitePosition, ffo, parse_suite};
@@ -43,10 +43,10 @@ pub struct BenchArgs {
     /// a probable solve, and the summary says how often it strays.
     #[arg(long, conflicts_with = "wld")]
     depth: Option<u32>,
-    /// With --depth: Multi-ProbCut's confidence (58, 73, 87, 95, 98, 99, or 100 = off:
-    /// full width).
-    #[arg(long, default_value_t = Selectivity::FULL, requires = "depth")]
-    selectivity: Selectivity,
+    /// With --depth: Multi-ProbCut's confidence (auto: rising with the depth, 58, 73,
+    /// 87, 95, 98, 99, or 100 = off: full width).
+    #[arg(long, default_value_t = SelectivitySchedule::default(), requires = "depth")]
+    selectivity: SelectivitySchedule,
     /// The search at each iteration (negamax, alphabeta, negaalpha, negascout, mtdf).
     #[arg(long, default_value_t = Algorithm::Mtdf)]
     algorithm: Algorithm,

@@ -347,7 +347,7 @@ fn check(book: &Book, sample: usize, depth: u32, seed: u64, threads: usize) -> a
     let params = engine::search::SearchParams {
         threads: threads.max(1),
         // As the book's leaves were searched.
-        selectivity: Selectivity::DATA,
+        selectivity: Selectivity::DATA.into(),
         ..engine::search::SearchParams::default()
     };
     let evaluator = engine::search::othello::eval::Evaluator::default();

@@ -24,7 +24,7 @@ use std::sync::Arc;
 use engine::data_dir::{default_data_dir, kalah_dir};
 use engine::fronts::Protocol;
 use engine::game::GameId;
-use engine::search::Selectivity;
+use engine::search::SelectivitySchedule;
 use engine::search::kalah::{AutoContext, DatabaseCache, DatabaseSource, KalahDatabase};
 use engine::search::othello::eval::{EvalChoice, EvalKind};
 use engine::server::{self, EngineDefaults, FileAccess, ServerConfig};
@@ -80,10 +80,10 @@ struct ServerArgs {
     #[arg(long, conflicts_with = "listen")]
     nboard: bool,
     /// Multi-ProbCut's confidence of a new session's heuristic searches (option
-    /// `Selectivity`; the NBoard mode's, which has no options): 58, 73, 87, 95, 98, 99
-    /// or 100 (full width).
-    #[arg(long, value_name = "PERCENT", default_value_t = Selectivity::PLAY)]
-    selectivity: Selectivity,
+    /// `Selectivity`; the NBoard mode's, which has no options): auto (rising with the
+    /// depth), 58, 73, 87, 95, 98, 99 or 100 (full width).
+    #[arg(long, value_name = "PERCENT", default_value_t = SelectivitySchedule::PLAY)]
+    selectivity: SelectivitySchedule,
     /// New sessions (and the NBoard mode) start with the opening book off (option
     /// `OwnBook`): every move is searched.
     #[arg(long)]

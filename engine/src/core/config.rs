@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use crate::data_dir::default_data_dir;
-use crate::search::Selectivity;
+use crate::search::SelectivitySchedule;
 use crate::search::othello::eval::EvalChoice;
 
 /// The defaults of a new session's engine, and the limits all sessions share.
@@ -24,7 +24,7 @@ pub struct EngineDefaults {
     /// A new session's `Threads`.
     pub threads: usize,
     /// A new session's `Selectivity` (and the NBoard mode's, which has no options).
-    pub selectivity: Selectivity,
+    pub selectivity: SelectivitySchedule,
     /// A new session's `OwnBook` (and the NBoard mode's).
     pub own_book: bool,
     /// The engine's data directory ([`crate::data_dir`]): `KalahDatabase auto` finds
@@ -41,7 +41,7 @@ impl Default for EngineDefaults {
             eval: EvalChoice::default(),
             max_threads: crate::cores::available_cores(),
             threads: 1,
-            selectivity: Selectivity::PLAY,
+            selectivity: SelectivitySchedule::PLAY,
             own_book: true,
             data_dir: default_data_dir(),
         }

@@ -278,7 +278,7 @@ fn run_search<G: Searchable>(
                     .zip(it.ranked())
                     .map(|(rank, (_, score, pv))| Info {
                         multipv: Some(rank),
-                        selectivity: job.selectivity_of(score),
+                        selectivity: job.selectivity_of(it.selectivity, score),
                         score: Some(score),
                         pv: pv.iter().map(ToString::to_string).collect(),
                         ..info.clone()
@@ -300,16 +300,16 @@ fn run_search<G: Searchable>(
 }
 
 impl SearchJob {
-    /// The confidence to report with `score`: the search's, when it was selective (Othello
-    /// with a model for its evaluation, below 100%) and the score is heuristic.
-    fn selectivity_of(&self, score: protocol::Score) -> Option<u32> {
+    /// The confidence to report with `score`, found by a search at `selectivity`: that
+    /// level, when it was selective (Othello with a model for its evaluation, below 100%)
+    /// and the score is heuristic.
+    fn selectivity_of(&self, selectivity: Selectivity, score: protocol::Score) -> Option<u32> {
         let Some(AnyPosition::Othello(position)) = self.positions.first() else {
             return None;
         };
-        let selective = self.params.selectivity != Selectivity::FULL
+        let selective = selectivity != Selectivity::FULL
             && has_probcut_model(position.geometry(), &self.evaluator);
-        (selective && score.proof == protocol::Proof::Heuristic)
-            .then(|| self.params.selectivity.percent())
+        (selective && score.proof == protocol::Proof::Heuristic).then(|| selectivity.percent())
     }
 
     /// Until when the table may be made or cleared before a search with a time limit: a
@@ -339,7 +339,7 @@ impl SearchJob {
 fn iteration_info<M: ToString>(job: &SearchJob, it: &Iteration<M>, total: &SearchStats) -> Info {
     Info {
         depth: Some(it.depth),
-        selectivity: job.selectivity_of(it.score),
+        selectivity: job.selectivity_of(it.selectivity, it.score),
         score: Some(it.score),
         nodes: Some(total.nodes),
         nps: Some(total.nps(it.time)),
@@ -354,7 +354,7 @@ fn iteration_info<M: ToString>(job: &SearchJob, it: &Iteration<M>, total: &Searc
 fn final_info<M: ToString>(job: &SearchJob, r: &SearchResult<M>, hashfull: u32) -> Info {
     Info {
         depth: Some(r.iterations.last().map_or(Depth::Plies(0), |it| it.depth)),
-        selectivity: job.selectivity_of(r.score),
+        selectivity: job.selectivity_of(r.selectivity, r.score),
         score: Some(r.score),
         nodes: Some(r.stats.nodes),
         nps: Some(r.stats.nps(r.time)),

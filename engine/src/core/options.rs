@@ -10,7 +10,7 @@ use super::file_access::FileAccess;
 use crate::book::{Book, read_book};
 use crate::search::kalah::{DatabaseSource, KalahDatabase};
 use crate::search::othello::eval::{EvalChoice, EvalKind, Evaluator};
-use crate::search::{Selectivity, Thresholds};
+use crate::search::{Selectivity, SelectivitySchedule, Thresholds};
 
 /// The value of `EvalFile` and `BookFile` that names the file shipped in the engine (the
 /// trained weights, the opening book).
@@ -36,7 +36,7 @@ pub struct EngineOptions {
     /// Kalah's endgame database (option `KalahDatabase`).
     pub(crate) kalah_db: DatabaseSource,
     /// Multi-ProbCut's confidence in heuristic searches (option `Selectivity`).
-    pub(crate) selectivity: Selectivity,
+    pub(crate) selectivity: SelectivitySchedule,
     /// The evaluation (options `Eval` and `EvalFile`).
     eval: EvalChoice,
     /// Whether a `go` that plays a move takes it from the opening book (option `OwnBook`).
@@ -59,7 +59,7 @@ struct Defaults {
     max_hash_mib: usize,
     threads: usize,
     max_threads: usize,
-    selectivity: Selectivity,
+    selectivity: SelectivitySchedule,
     eval: EvalChoice,
     own_book: bool,
 }
@@ -216,7 +216,11 @@ const OPTIONS: [Declared; 15] = [
         name: "Selectivity",
         handler: Handler::Combo {
             default: |d| d.selectivity.to_string(),
-            values: || Selectivity::ALL.map(|s| s.to_string()).to_vec(),
+            values: || {
+                std::iter::once(SelectivitySchedule::Auto.to_string())
+                    .chain(Selectivity::ALL.map(|s| s.to_string()))
+                    .collect()
+            },
             set: |o, v| {
                 o.selectivity = v.parse().map_err(|_| v.to_string())?;
                 Ok(())
@@ -355,7 +359,7 @@ impl EngineOptions {
             pass_info: false,
             threads,
             kalah_db: DatabaseSource::Auto,
-            selectivity: Selectivity::PLAY,
+            selectivity: SelectivitySchedule::PLAY,
             eval: eval.clone(),
             own_book: true,
             book_file: None,
@@ -366,7 +370,7 @@ impl EngineOptions {
                 max_hash_mib,
                 threads,
                 max_threads,
-                selectivity: Selectivity::PLAY,
+                selectivity: SelectivitySchedule::PLAY,
                 eval,
                 own_book: true,
             },
@@ -375,7 +379,7 @@ impl EngineOptions {
 
     /// The same, with `Selectivity`'s default (and value) `selectivity` (`--selectivity`).
     #[must_use]
-    pub(crate) fn with_selectivity(mut self, selectivity: Selectivity) -> EngineOptions {
+    pub(crate) fn with_selectivity(mut self, selectivity: SelectivitySchedule) -> EngineOptions {
         self.selectivity = selectivity;
         self.defaults.selectivity = selectivity;
         self
@@ -488,11 +492,13 @@ mod tests {
         assert_eq!(o.evaluator(), Evaluator::Hand);
         assert!(o.set("Eval", "neural").is_err());
         o.set("Eval", "trained").unwrap();
-        assert_eq!(o.selectivity, Selectivity::PLAY);
+        assert_eq!(o.selectivity, SelectivitySchedule::PLAY);
         o.set("selectivity", "100").unwrap();
-        assert_eq!(o.selectivity, Selectivity::FULL);
+        assert_eq!(o.selectivity, Selectivity::FULL.into());
         assert!(o.set("Selectivity", "90").is_err());
-        assert_eq!(o.selectivity, Selectivity::FULL);
+        assert_eq!(o.selectivity, Selectivity::FULL.into());
+        o.set("Selectivity", "auto").unwrap();
+        assert_eq!(o.selectivity, SelectivitySchedule::Auto);
         assert_eq!(o.evaluator(), Evaluator::default());
         let err = o.set("EvalFile", "/nonexistent/weights").unwrap_err();
         assert!(err.to_string().contains("/nonexistent/weights"), "{err}");

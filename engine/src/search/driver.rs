@@ -78,11 +78,12 @@ impl Plan {
         };
         // A selective search that the game can predict to the end (Othello's 8x8 with
         // its model, enough empties) first solves with the cuts: a probable solve.
-        let probable =
-            params.selectivity != Selectivity::FULL && position.probable_solve_pays(resources);
+        let probable = params.selectivity.is_selective() && position.probable_solve_pays(resources);
+        // Every heuristic iteration (and a probable solve) at the level for the time.
+        let level = params.selectivity.for_time(time);
         let heuristic = |depth| Step {
             depth,
-            selectivity: params.selectivity,
+            selectivity: level,
         };
         let exact = Step {
             depth: DEPTH_TO_END,
@@ -99,14 +100,10 @@ impl Plan {
             (1..=shallow).map(heuristic).chain(ends).collect()
         };
         let steps = if !params.iterative {
-            let selectivity = if goal == Goal::Heuristic {
-                params.selectivity
+            vec![if goal == Goal::Heuristic {
+                heuristic(last)
             } else {
-                Selectivity::FULL
-            };
-            vec![Step {
-                depth: last,
-                selectivity,
+                exact
             }]
         } else if goal != Goal::Heuristic {
             // Shallow heuristic iterations for move ordering and a first guess, then the
@@ -125,7 +122,7 @@ impl Plan {
             } else {
                 (1..=shallow).map(heuristic).chain([exact]).collect()
             }
-        } else if params.selectivity != Selectivity::FULL
+        } else if params.selectivity.is_selective()
             && let Some(e) = empties
             && last >= e as i32
         {
@@ -214,6 +211,15 @@ pub fn search_with<G: Searchable>(
 ) -> SearchResult<G::Move> {
     tt.new_search();
     let tt: &TranspositionTable = tt;
+    // `auto` chooses its level by the main search's time, once: helpers, open-ended,
+    // search at the same.
+    let params = &SearchParams {
+        selectivity: params
+            .selectivity
+            .for_time(limits.soft_time.or(limits.movetime))
+            .into(),
+        ..params.clone()
+    };
     let thread = |params, limits, number, busy, report: &mut dyn FnMut(Report<'_, G::Move>)| {
         search_thread(
             position, tt, params, resources, limits, number, busy, report,
@@ -310,6 +316,7 @@ fn search_thread<G: Searchable>(
                 proof: Proof::Solved,
             },
             pv: Vec::new(),
+            selectivity: Selectivity::FULL,
             iterations: Vec::new(),
             stats: s.stats,
             time: s.stop_check.elapsed(),
@@ -338,7 +345,7 @@ fn search_thread<G: Searchable>(
         if plan.skips(index, s.stop_check.elapsed()) {
             continue;
         }
-        s.params.selectivity = selectivity;
+        s.selectivity = selectivity;
         // A solve's cost does not follow the heuristic iterations' growth: it starts
         // whenever the clock's share is not spent, however stable the move.
         let (growth, scale) = if plan.is_timed_solve(index) {
@@ -395,6 +402,7 @@ fn search_thread<G: Searchable>(
             best_move: best.mv,
             pv: best.pv,
             alternatives,
+            selectivity,
             stats: s.stats.since(&before),
             time: s.stop_check.elapsed(),
         };
@@ -423,7 +431,7 @@ fn search_thread<G: Searchable>(
         }
     }
     let time = s.stop_check.elapsed();
-    let (best_move, score, pv) = match (better, iterations.last()) {
+    let (best_move, score, pv, selectivity) = match (better, iterations.last()) {
         (Some(b), _) => (
             b.best_move,
             Score {
@@ -432,8 +440,9 @@ fn search_thread<G: Searchable>(
                 proof: Proof::Heuristic,
             },
             s.table_line(position, b.best_move, DEPTH_TO_END),
+            s.selectivity,
         ),
-        (None, Some(it)) => (it.best_move, it.score, it.pv.clone()),
+        (None, Some(it)) => (it.best_move, it.score, it.pv.clone(), it.selectivity),
         (None, None) => (
             moves[0],
             Score {
@@ -442,12 +451,14 @@ fn search_thread<G: Searchable>(
                 proof: Proof::Heuristic,
             },
             vec![moves[0]],
+            Selectivity::FULL,
         ),
     };
     SearchResult {
         best_move: Some(best_move),
         score,
         pv,
+        selectivity,
         iterations,
         stats: s.stats,
         time,
@@ -581,8 +592,8 @@ mod tests {
     use super::*;
     use crate::game::othello::{Geometry, Othello};
     use crate::game::{Game, Start};
-    use crate::search::Depth;
     use crate::search::othello::eval::Evaluator;
+    use crate::search::{Depth, SelectivitySchedule};
 
     #[test]
     fn a_spent_clock_share_lets_only_the_first_iteration_run() {
@@ -612,7 +623,7 @@ mod tests {
     /// The library's parameters at the level games are played at.
     fn selective() -> SearchParams {
         SearchParams {
-            selectivity: Selectivity::PLAY,
+            selectivity: SelectivitySchedule::PLAY,
             ..SearchParams::default()
         }
     }
@@ -671,11 +682,12 @@ mod tests {
             ..Limits::default()
         };
         let step = |depth, selectivity| Step { depth, selectivity };
+        let level = SelectivitySchedule::PLAY.for_time(timed.movetime);
         let plan = Plan::new(&ffo40.position, &params, &evaluator, &timed);
         let expected: Vec<Step> = (1..=18)
-            .map(|d| step(d, Selectivity::PLAY))
+            .map(|d| step(d, level))
             .chain([
-                step(DEPTH_TO_END, Selectivity::PLAY),
+                step(DEPTH_TO_END, level),
                 step(DEPTH_TO_END, Selectivity::FULL),
             ])
             .collect();
@@ -687,7 +699,7 @@ mod tests {
         let plan = Plan::new(&opening, &params, &evaluator, &timed);
         assert_eq!(plan.goal, Goal::Heuristic);
         assert_eq!(plan.steps.len(), 58 + 2);
-        assert_eq!(plan.steps[57], step(58, Selectivity::PLAY));
+        assert_eq!(plan.steps[57], step(58, level));
         // A depth that reaches the end is a solve, as one asked for: no probable solve.
         let deep = Plan::new(
             &ffo40.position,
@@ -696,7 +708,7 @@ mod tests {
             &Limits::depth_or_exact(Some(30)),
         );
         let expected: Vec<Step> = (1..=8)
-            .map(|d| step(d, Selectivity::PLAY))
+            .map(|d| step(d, level))
             .chain([step(DEPTH_TO_END, Selectivity::FULL)])
             .collect();
         assert_eq!((deep.goal, deep.steps), (Goal::Solve, expected));
@@ -707,7 +719,7 @@ mod tests {
         };
         let plan = Plan::new(&ffo40.position, &params, &evaluator, &asked);
         let expected: Vec<Step> = (1..=8)
-            .map(|d| step(d, Selectivity::PLAY))
+            .map(|d| step(d, level))
             .chain([step(DEPTH_TO_END, Selectivity::FULL)])
             .collect();
         assert_eq!(plan.steps, expected);
@@ -735,10 +747,60 @@ mod tests {
             &Limits::depth_or_exact(Some(30)),
         );
         let expected: Vec<Step> = (1..=6)
-            .map(|d| step(d, Selectivity::PLAY))
+            .map(|d| step(d, level))
             .chain([step(DEPTH_TO_END, Selectivity::FULL)])
             .collect();
         assert_eq!(deep.steps, expected);
+    }
+
+    #[test]
+    fn auto_searches_at_73_percent_with_time_and_at_58_without() {
+        let params = SearchParams {
+            selectivity: SelectivitySchedule::Auto,
+            ..SearchParams::default()
+        };
+        let evaluator = Evaluator::default();
+        let ffo40 = &crate::suite::ffo()[0];
+        // The heuristic iterations and the probable solve at the time's level; the exact
+        // solve full width.
+        let levels = |limits: &Limits| -> Vec<u32> {
+            let plan = Plan::new(&ffo40.position, &params, &evaluator, limits);
+            let mut levels: Vec<u32> = plan.steps.iter().map(|s| s.selectivity.percent()).collect();
+            levels.dedup();
+            levels
+        };
+        let ms = |ms| Some(Duration::from_millis(ms));
+        let moving = |movetime| Limits {
+            movetime,
+            ..Limits::default()
+        };
+        assert_eq!(levels(&moving(ms(100))), [58, 100]);
+        assert_eq!(levels(&moving(ms(500))), [73, 100]);
+        // On a clock, the move's share decides.
+        let clock = |share| Limits {
+            soft_time: share,
+            movetime: ms(10_000),
+            ..Limits::default()
+        };
+        assert_eq!(levels(&clock(ms(200))), [58, 100]);
+        assert_eq!(levels(&clock(ms(400))), [73, 100]);
+        // A search without a time limit reports the level it searched at.
+        let mut tt = TranspositionTable::new(16);
+        let result = search_with(
+            &ffo40.position,
+            &mut tt,
+            &params,
+            &evaluator,
+            &Limits::depth_or_exact(Some(4)),
+            &mut |_| {},
+        );
+        assert!(
+            result
+                .iterations
+                .iter()
+                .all(|it| it.selectivity.percent() == 58)
+        );
+        assert_eq!(result.selectivity.percent(), 58);
     }
 
     #[test]

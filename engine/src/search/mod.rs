@@ -21,7 +21,7 @@ pub mod tt;
 
 pub use driver::{search, search_with, solve_exact};
 pub use limits::{CHECK_INTERVAL, Limits};
-pub use probcut::Selectivity;
+pub use probcut::{Selectivity, SelectivitySchedule};
 /// The vocabulary the search shares with the protocol, from the parser to the search:
 /// the algorithms, what a search establishes, and how its score is known.
 pub use protocol::{Algorithm, Bound, Depth, Goal, Proof, Score};
@@ -111,8 +111,8 @@ pub struct SearchParams {
     pub thresholds: Thresholds,
     /// Search threads (1: deterministic; more: lazy SMP over the shared table).
     pub threads: usize,
-    /// Multi-ProbCut's confidence in the heuristic search (full width by default).
-    pub selectivity: Selectivity,
+    /// Multi-ProbCut's confidence in each heuristic iteration (full width by default).
+    pub selectivity: SelectivitySchedule,
 }
 
 impl Default for SearchParams {
@@ -125,7 +125,7 @@ impl Default for SearchParams {
             principal_variation: true,
             thresholds: Thresholds::default(),
             threads: 1,
-            selectivity: Selectivity::FULL,
+            selectivity: SelectivitySchedule::default(),
         }
     }
 }
@@ -155,6 +155,8 @@ pub struct Iteration<M> {
     /// With [`Limits::multipv`]: the next best moves, best first, each with its own score
     /// and line (the iteration's counters include their searches).
     pub alternatives: Vec<RankedMove<M>>,
+    /// Multi-ProbCut's confidence in it (full width in a solve).
+    pub selectivity: Selectivity,
     /// Counters of this iteration (including its MTD(f) passes and PV search).
     pub stats: SearchStats,
     /// Time since the search started.
@@ -200,6 +202,9 @@ pub struct SearchResult<M> {
     pub score: Score,
     /// The principal variation.
     pub pv: Vec<M>,
+    /// Multi-ProbCut's confidence in the search that gave the score (full width when it
+    /// is a solve's or no search's).
+    pub selectivity: Selectivity,
     /// Every completed iteration.
     pub iterations: Vec<Iteration<M>>,
     /// Counters over the whole search.

@@ -4,7 +4,7 @@
 use super::bounds_of;
 use super::busy::{BusyMoves, YoungBrothers, move_key};
 use super::limits::StopCheck;
-use super::probcut::{self, Prediction};
+use super::probcut::{self, Prediction, Selectivity};
 use super::tt::{Store, TranspositionTable};
 use super::{
     Algorithm, INFINITY, SearchParams, SearchStats, Searchable, SolverContext, ThreadNumber,
@@ -46,6 +46,9 @@ pub(crate) struct Searcher<'a, G: Searchable> {
     pub(crate) busy: Option<&'a BusyMoves>,
     /// What only this game's search uses (Kalah's database).
     pub(crate) resources: &'a G::Resources,
+    /// Multi-ProbCut's confidence in the iteration under way (the driver sets it from
+    /// the parameters' schedule): full width until then.
+    pub(crate) selectivity: Selectivity,
 }
 
 /// The remaining depth below `child`: a move that keeps the turn (Kalah's extra move)
@@ -78,6 +81,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             thread: 0,
             busy: None,
             resources,
+            selectivity: Selectivity::FULL,
         }
     }
 
@@ -238,7 +242,6 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         // A selective search predicts even a solve (a probable solve): such a node is
         // searched here rather than by the solver, which proves.
         let prediction = self
-            .params
             .selectivity
             .deviations()
             .filter(|_| depth >= probcut::MIN_DEPTH)
@@ -267,7 +270,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
             self.stats.tt_probes += 1;
             if let Some(entry) = self.tt.probe(key) {
                 hash_move = entry.best_move();
-                if entry.usable_at(depth, self.params.selectivity.rank()) {
+                if entry.usable_at(depth, self.selectivity.rank()) {
                     self.stats.tt_hits += 1;
                     if !entry.proven() {
                         self.stats.heuristic_leaves += 1;
@@ -350,7 +353,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
                 lower,
                 upper,
                 proven: self.stats.heuristic_leaves == heuristic_before,
-                selectivity: self.params.selectivity.rank(),
+                selectivity: self.selectivity.rank(),
                 best_move: Some(best_move),
             });
         }
@@ -441,9 +444,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
                 continue;
             };
             let child_depth = child_depth(position, &child, depth);
-            if entry.usable_at(child_depth, self.params.selectivity.rank())
-                && -entry.upper() >= beta
-            {
+            if entry.usable_at(child_depth, self.selectivity.rank()) && -entry.upper() >= beta {
                 self.stats.tt_hits += 1;
                 if !entry.proven() {
                     self.stats.heuristic_leaves += 1;
@@ -470,9 +471,11 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         let key = position.hash_key();
         if self.params.use_tt {
             self.stats.tt_probes += 1;
-            if let Some(entry) = self.tt.probe(key).filter(|e| {
-                e.usable_at(depth, self.params.selectivity.rank()) && e.lower() == e.upper()
-            }) {
+            if let Some(entry) = self
+                .tt
+                .probe(key)
+                .filter(|e| e.usable_at(depth, self.selectivity.rank()) && e.lower() == e.upper())
+            {
                 self.stats.tt_hits += 1;
                 if !entry.proven() {
                     self.stats.heuristic_leaves += 1;
@@ -511,7 +514,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
                 lower: best,
                 upper: best,
                 proven: self.stats.heuristic_leaves == heuristic_before,
-                selectivity: self.params.selectivity.rank(),
+                selectivity: self.selectivity.rank(),
                 best_move: Some(best_move),
             });
         }

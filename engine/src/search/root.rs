@@ -81,7 +81,7 @@ impl<G: Searchable> Searcher<'_, G> {
                 lower,
                 upper,
                 proven: self.stats.heuristic_leaves == heuristic_before,
-                selectivity: self.params.selectivity.rank(),
+                selectivity: self.selectivity.rank(),
                 best_move: Some(best.best_move),
             });
         }
@@ -247,7 +247,7 @@ impl<G: Searchable> Searcher<'_, G> {
             let Some((mv, next, t, d)) = found else {
                 // A selective search's values need not agree with a re-search's: the
                 // table's best moves go on from here.
-                if self.params.selectivity != Selectivity::FULL {
+                if self.selectivity != Selectivity::FULL {
                     pv.extend(self.table_moves(&current, depth));
                 }
                 break;

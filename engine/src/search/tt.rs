@@ -423,13 +423,17 @@ mod tests {
         );
         assert!(tt.grow_unless(&|| false));
         assert_eq!(tt.bytes(), 4 << 20);
-        for key in 1..1000 {
-            tt.store(&store(key * 0x9e37_79b9_7f4a_7c15, 5, -3, 7));
+        for key in 1..1000_u64 {
+            tt.store(&store(key.wrapping_mul(0x9e37_79b9_7f4a_7c15), 5, -3, 7));
         }
         assert!(!tt.clear_unless(&|| true), "stopped before the first MiB");
-        assert!((1..1000).any(|key| tt.probe(key * 0x9e37_79b9_7f4a_7c15).is_some()));
+        assert!(
+            (1..1000_u64).any(|key| tt.probe(key.wrapping_mul(0x9e37_79b9_7f4a_7c15)).is_some())
+        );
         assert!(tt.clear_unless(&|| false));
-        assert!((1..1000).all(|key| tt.probe(key * 0x9e37_79b9_7f4a_7c15).is_none()));
+        assert!(
+            (1..1000_u64).all(|key| tt.probe(key.wrapping_mul(0x9e37_79b9_7f4a_7c15)).is_none())
+        );
     }
 
     #[test]

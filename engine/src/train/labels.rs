@@ -359,7 +359,7 @@ fn label_of(position: &Othello, method: Method, tt: &mut TranspositionTable) -> 
         Method::Search { depth, selectivity } => {
             tt.clear();
             let params = SearchParams {
-                selectivity,
+                selectivity: selectivity.into(),
                 principal_variation: false,
                 ..SearchParams::default()
             };

@@ -81,7 +81,7 @@ impl SelfPlaySettings {
     /// The search that plays the games' moves (and values a balanced run's openings).
     fn search(&self) -> (SearchParams, Limits) {
         let params = SearchParams {
-            selectivity: self.selectivity,
+            selectivity: self.selectivity.into(),
             principal_variation: false,
             ..SearchParams::default()
         };
