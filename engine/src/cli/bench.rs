@@ -43,8 +43,8 @@ pub struct BenchArgs {
     /// a probable solve, and the summary says how often it strays.
     #[arg(long, conflicts_with = "wld")]
     depth: Option<u32>,
-    /// With --depth: Multi-ProbCut's confidence (auto: rising with the depth, 58, 73,
-    /// 87, 95, 98, 99, or 100 = off: full width).
+    /// With --depth: Multi-ProbCut's confidence (58, 73, 87, 95, 98, 99, 100 = off: full
+    /// width, or auto: 58 without a time limit).
     #[arg(long, default_value_t = SelectivitySchedule::default(), requires = "depth")]
     selectivity: SelectivitySchedule,
     /// The search at each iteration (negamax, alphabeta, negaalpha, negascout, mtdf).

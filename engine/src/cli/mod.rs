@@ -80,8 +80,8 @@ struct ServerArgs {
     #[arg(long, conflicts_with = "listen")]
     nboard: bool,
     /// Multi-ProbCut's confidence of a new session's heuristic searches (option
-    /// `Selectivity`; the NBoard mode's, which has no options): auto (rising with the
-    /// depth), 58, 73, 87, 95, 98, 99 or 100 (full width).
+    /// `Selectivity`; the NBoard mode's, which has no options): auto (73 with 300 ms
+    /// or more a move, else 58), 58, 73, 87, 95, 98, 99 or 100 (full width).
     #[arg(long, value_name = "PERCENT", default_value_t = SelectivitySchedule::PLAY)]
     selectivity: SelectivitySchedule,
     /// New sessions (and the NBoard mode) start with the opening book off (option

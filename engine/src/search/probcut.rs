@@ -164,17 +164,15 @@ pub enum SelectivitySchedule {
     Auto,
 }
 
-impl SelectivitySchedule {
-    /// The schedule games are played at unless told otherwise (option `Selectivity`, the
-    /// levels, `serve --selectivity`).
-    pub const PLAY: SelectivitySchedule = SelectivitySchedule::Fixed(Selectivity::PLAY);
-}
-
 /// The time from which `auto` searches at 73% rather than 58%: between the 100 ms where
 /// 58% won and the 500 ms where 73% did.
 pub const AUTO_LESS_SELECTIVE_FROM: Duration = Duration::from_millis(300);
 
 impl SelectivitySchedule {
+    /// The schedule games are played at unless told otherwise (option `Selectivity`, the
+    /// levels, `serve --selectivity`).
+    pub const PLAY: SelectivitySchedule = SelectivitySchedule::Fixed(Selectivity::PLAY);
+
     /// The level of a search with `time` (its move's time or share of a clock; `None`
     /// without a time limit).
     #[must_use]
