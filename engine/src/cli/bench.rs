@@ -50,7 +50,8 @@ pub struct BenchArgs {
     /// The search at each iteration (negamax, alphabeta, negaalpha, negascout, mtdf).
     #[arg(long, default_value_t = Algorithm::Mtdf)]
     algorithm: Algorithm,
-    /// Search threads (1: deterministic node counts).
+    /// Search threads (1: deterministic node counts; above 1, --ffo and --file also print
+    /// the main thread's nodes, for tools/scaling.sh).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
     #[command(flatten)]
@@ -129,6 +130,7 @@ fn run_suite(
     };
     let mut by_empties: BTreeMap<u32, (usize, u64, Duration)> = BTreeMap::new();
     let (mut total_nodes, mut total_time, mut wrong) = (0u64, Duration::ZERO, 0);
+    let mut main_nodes = 0u64;
     // With a depth: (positions with a known score, scores that differ, moves that differ).
     let mut strays = (0, 0, 0);
     println!(
@@ -193,6 +195,7 @@ fn run_suite(
             group.2 + result.time,
         );
         total_nodes += result.stats.nodes;
+        main_nodes += result.main_nodes;
         total_time += result.time;
     }
     println!(
@@ -201,6 +204,14 @@ fn run_suite(
         total_time.as_secs_f64(),
         rate(total_nodes, total_time)
     );
+    if params.threads > 1 {
+        let helpers = (total_nodes - main_nodes) as f64 / (params.threads - 1) as f64;
+        println!(
+            "threads: {}, the main one {main_nodes} nodes, each helper {:.2}x as many on average",
+            params.threads,
+            helpers / main_nodes.max(1) as f64
+        );
+    }
     if strays.0 > 0 {
         println!(
             "against the known scores: {} of {} scores differ, {} best moves",

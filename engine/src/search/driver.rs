@@ -277,9 +277,8 @@ pub(crate) fn spread_for_thread<T>(moves: &mut [T], thread: ThreadNumber) {
     }
 }
 
-/// One thread's search: the main one (`thread` 0) or a helper, which starts its heuristic
-/// iterations one ply deeper when odd and tries the root moves after the first in a
-/// rotated order, so that the threads spread over the tree.
+/// One thread's search: the main one (`thread` 0) or a helper, which tries the root moves
+/// after the first in a rotated order, so that the threads start on other subtrees.
 #[allow(clippy::too_many_arguments)] // one thread's share of search_with's arguments
 fn search_thread<G: Searchable>(
     position: &G,
@@ -318,21 +317,16 @@ fn search_thread<G: Searchable>(
             pv: Vec::new(),
             selectivity: Selectivity::FULL,
             iterations: Vec::new(),
+            main_nodes: s.stats.nodes,
             stats: s.stats,
             time: s.stop_check.elapsed(),
             stopped: false,
         };
     }
-    let mut plan = Plan::new(position, params, resources, limits);
-    if thread % 2 == 1 && plan.goal == Goal::Heuristic {
-        // Before a solve, every thread runs the same shallow iterations: they reach the
-        // solve with the same first guess and the same table moves, so they search the
-        // same MTD(f) passes in the same order and the young brothers split the work.
-        for step in &mut plan.steps {
-            step.depth = (step.depth + 1).min(DEPTH_TO_END);
-        }
-        plan.steps.dedup();
-    }
+    // Every thread runs the same iterations: a heuristic entry serves only a search of
+    // its own depth, so threads at one depth share their entries and the young brothers
+    // split the work (helpers a ply deeper served no other thread: docs/parallel.md).
+    let plan = Plan::new(position, params, resources, limits);
     let mut guess = params.first_guess.unwrap_or_else(|| match root_entry {
         Some(e) if e.lower() == e.upper() => e.lower(),
         _ => position.evaluate(resources),
@@ -460,6 +454,7 @@ fn search_thread<G: Searchable>(
         pv,
         selectivity,
         iterations,
+        main_nodes: s.stats.nodes,
         stats: s.stats,
         time,
         stopped: s.stopped,
@@ -618,6 +613,24 @@ mod tests {
         let ample = limits(Duration::from_secs(600));
         let whole = search(&start, &mut tt, &params, &ample, &mut |_| {});
         assert_eq!(whole.iterations.len(), 6);
+    }
+
+    #[test]
+    fn the_main_thread_nodes_are_counted_apart_from_the_helpers() {
+        let start = Othello::start(Geometry::Board8x8, Start::Standard);
+        let limits = Limits::depth_or_exact(Some(9));
+        let searched = |threads| {
+            let params = SearchParams {
+                threads,
+                ..SearchParams::default()
+            };
+            let mut tt = TranspositionTable::new(16);
+            search(&start, &mut tt, &params, &limits, &mut |_| {})
+        };
+        let one = searched(1);
+        assert_eq!(one.main_nodes, one.stats.nodes);
+        let two = searched(2);
+        assert!(0 < two.main_nodes && two.main_nodes < two.stats.nodes);
     }
 
     /// The library's parameters at the level games are played at.

@@ -209,6 +209,10 @@ pub struct SearchResult<M> {
     pub iterations: Vec<Iteration<M>>,
     /// Counters over the whole search.
     pub stats: SearchStats,
+    /// Nodes the main thread searched (all of [`SearchStats::nodes`] with one thread).
+    /// With several threads sharing fewer cores in time slices, the length the search
+    /// would have had with a core per thread (tools/scaling.sh).
+    pub main_nodes: u64,
     /// Total time.
     pub time: Duration,
     /// True when a limit or the stop flag ended the search before it finished.
