@@ -315,7 +315,7 @@ impl SearchJob {
     /// Until when the table may be made or cleared before a search with a time limit: a
     /// tenth of the time the move should take (the rest is left for the next search).
     pub(crate) fn housekeeping_until(&self) -> Option<Instant> {
-        let time = self.limits.soft_time.or(self.limits.movetime)?;
+        let time = self.limits.move_time()?;
         self.limits.asked?.checked_add(time / 10)
     }
 

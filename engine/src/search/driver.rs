@@ -64,7 +64,7 @@ impl Plan {
         // its proof, a chosen one with a time limit searches deep first.
         let chosen_solve =
             goal != Goal::Heuristic && limits.goal == Goal::Heuristic && limits.depth.is_none();
-        let time = limits.soft_time.or(limits.movetime);
+        let time = limits.move_time();
         let timed_solve = chosen_solve && time.is_some();
         let last = match goal {
             Goal::Heuristic => match limits.depth {
@@ -214,10 +214,7 @@ pub fn search_with<G: Searchable>(
     // `auto` chooses its level by the main search's time, once: helpers, open-ended,
     // search at the same.
     let params = &SearchParams {
-        selectivity: params
-            .selectivity
-            .for_time(limits.soft_time.or(limits.movetime))
-            .into(),
+        selectivity: params.selectivity.for_time(limits.move_time()).into(),
         ..params.clone()
     };
     let thread = |params, limits, number, busy, report: &mut dyn FnMut(Report<'_, G::Move>)| {

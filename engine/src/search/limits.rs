@@ -85,6 +85,13 @@ impl Limits {
             (goal, _) => goal,
         }
     }
+
+    /// The time this move should take: its share of a clock, else its `movetime`; `None`
+    /// without a time limit. What `auto`, a timed solve and the table's housekeeping go by.
+    #[must_use]
+    pub fn move_time(&self) -> Option<Duration> {
+        self.soft_time.or(self.movetime)
+    }
 }
 
 /// Nodes between two checks of the clock and the stop flag.
