@@ -408,6 +408,18 @@ fn parallel_searches_return_the_single_thread_value() {
             let what = format!("{algorithm} depth 7 with {threads} threads on {position}");
             assert_eq!(many.score.value, one.score.value, "{what}");
             assert!(position.is_legal(many.best_move.expect("a move")), "{what}");
+            // The main thread's iterations, its own or taken over from a helper that
+            // finished one first: ever deeper, to the depth asked for.
+            let depths: Vec<u32> = many
+                .iterations
+                .iter()
+                .map(|it| match it.depth {
+                    engine::search::Depth::Plies(d) => d,
+                    engine::search::Depth::End => u32::MAX,
+                })
+                .collect();
+            assert!(depths.windows(2).all(|w| w[0] < w[1]), "{what}: {depths:?}");
+            assert_eq!(depths.last(), Some(&7), "{what}: {depths:?}");
         }
     });
     for game in ["othello6x6", "kalah6x4"] {

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use super::busy::BusyMoves;
+use super::finished::FinishedIterations;
 use super::limits::StopCheck;
 use super::node::Searcher;
 use super::root::RootOutcome;
@@ -217,13 +218,13 @@ pub fn search_with<G: Searchable>(
         selectivity: params.selectivity.for_time(limits.move_time()).into(),
         ..params.clone()
     };
-    let thread = |params, limits, number, busy, report: &mut dyn FnMut(Report<'_, G::Move>)| {
-        search_thread(
-            position, tt, params, resources, limits, number, busy, report,
-        )
-    };
     if params.threads <= 1 {
-        return thread(params, limits, 0, None, report);
+        let alone = Shared {
+            number: 0,
+            busy: None,
+            finished: None,
+        };
+        return search_thread(position, tt, params, resources, limits, &alone, report);
     }
     let stop_helpers = Arc::new(AtomicBool::new(false));
     let helper_limits = Limits {
@@ -244,24 +245,50 @@ pub fn search_with<G: Searchable>(
         ..params.clone()
     };
     let busy = BusyMoves::new();
+    // A multi-PV search's iterations rank moves no helper ranks: each thread finishes its own.
+    let finished = (limits.multipv <= 1).then(FinishedIterations::new);
+    let shared = |number| Shared {
+        number,
+        busy: Some(&busy),
+        finished: finished.as_ref(),
+    };
     std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..params.threads)
             .map(|id| {
-                let (limits, params, busy) = (&helper_limits, &helper_params, &busy);
+                let (limits, params, shared) = (&helper_limits, &helper_params, shared(id));
                 scope.spawn(move || {
-                    thread(params, limits, id, Some(busy), &mut |_| {})
-                        .stats
-                        .nodes
+                    search_thread(
+                        position,
+                        tt,
+                        params,
+                        resources,
+                        limits,
+                        &shared,
+                        &mut |_| {},
+                    )
+                    .stats
+                    .nodes
                 })
             })
             .collect();
-        let mut result = thread(params, limits, 0, Some(&busy), report);
+        let main = shared(0);
+        let mut result = search_thread(position, tt, params, resources, limits, &main, report);
         stop_helpers.store(true, Ordering::Relaxed);
         for helper in helpers {
             result.stats.nodes += helper.join().unwrap_or(0);
         }
         result
     })
+}
+
+/// What one thread of a search shares with the others.
+struct Shared<'a, M> {
+    /// The thread's number: 0 for the main thread, 1.. for the helpers.
+    number: ThreadNumber,
+    /// The moves the threads have in hand (none with one thread).
+    busy: Option<&'a BusyMoves>,
+    /// The deepest heuristic iteration a thread has finished (none with one thread).
+    finished: Option<&'a FinishedIterations<M>>,
 }
 
 /// Puts the moves after the first in thread `thread`'s order (lazy SMP): rotated by its
@@ -276,22 +303,24 @@ pub(crate) fn spread_for_thread<T>(moves: &mut [T], thread: ThreadNumber) {
 
 /// One thread's search: the main one (`thread` 0) or a helper, which tries the root moves
 /// after the first in a rotated order, so that the threads start on other subtrees.
-#[allow(clippy::too_many_arguments)] // one thread's share of search_with's arguments
 fn search_thread<G: Searchable>(
     position: &G,
     tt: &TranspositionTable,
     params: &SearchParams,
     resources: &G::Resources,
     limits: &Limits,
-    thread: ThreadNumber,
-    busy: Option<&BusyMoves>,
+    shared: &Shared<'_, G::Move>,
     report: &mut dyn FnMut(Report<'_, G::Move>),
 ) -> SearchResult<G::Move> {
-    let stop_check = StopCheck::new(limits);
+    let thread = shared.number;
+    let mut stop_check = StopCheck::new(limits);
+    if let Some(finished) = shared.finished {
+        stop_check.watch_finished(finished.depth());
+    }
     let root_entry = tt.probe(position.hash_key());
     let mut s: Searcher<'_, G> = Searcher::new(tt, params.clone(), resources, stop_check);
     s.thread = thread;
-    s.busy = busy;
+    s.busy = shared.busy;
     let mut moves = s.ordered_moves(
         position,
         DEPTH_TO_END,
@@ -332,8 +361,11 @@ fn search_thread<G: Searchable>(
     let mut better = None;
     let mut pace = Pace::default();
     let mut time_use = TimeUse::default();
+    // The deepest heuristic iteration this thread has finished or taken over.
+    let mut done = 0;
     for (index, &Step { depth, selectivity }) in plan.steps.iter().enumerate() {
-        if plan.skips(index, s.stop_check.elapsed()) {
+        let heuristic = depth < DEPTH_TO_END;
+        if plan.skips(index, s.stop_check.elapsed()) || (heuristic && depth <= done) {
             continue;
         }
         s.selectivity = selectivity;
@@ -344,21 +376,61 @@ fn search_thread<G: Searchable>(
         } else {
             (pace.growth(), time_use.scale())
         };
-        if !iterations.is_empty() && !s.stop_check.may_start_iteration(pace.last, growth, scale) {
+        // Another thread may have finished this iteration already (taking it over costs
+        // nothing), or finish it while this one searches it: its result is then this
+        // thread's too.
+        let finished = shared.finished.filter(|_| heuristic);
+        let taken = finished.and_then(|f| f.at_least(depth));
+        if taken.is_none()
+            && !iterations.is_empty()
+            && !s.stop_check.may_start_iteration(pace.last, growth, scale)
+        {
             break;
         }
         let iteration_started = s.stop_check.elapsed();
         let before = s.stats.clone();
         let window = plan.window(position, depth);
-        let outcome = root_search(&mut s, position, &mut moves, depth, guess, window, report);
-        if s.stopped {
-            if outcome.displaced_first {
-                // Searched to the end before the stop, this move beat the previous best.
-                better = Some(outcome);
+        let (depth, outcome, proven) = match taken {
+            Some(taken) => taken,
+            None => {
+                s.stop_check.set_iteration(finished.map(|_| depth));
+                let outcome =
+                    root_search(&mut s, position, &mut moves, depth, guess, window, report);
+                let overtaken = s.stopped && s.stop_check.overtaken();
+                s.stop_check.set_iteration(None);
+                match finished
+                    .filter(|_| overtaken)
+                    .and_then(|f| f.at_least(depth))
+                {
+                    Some(taken) => {
+                        s.stopped = false;
+                        taken
+                    }
+                    None if s.stopped => {
+                        if outcome.displaced_first {
+                            // Searched to the end before the stop, this move beat the
+                            // previous best.
+                            better = Some(outcome);
+                        }
+                        break;
+                    }
+                    None => {
+                        let proven = s.stats.heuristic_leaves == before.heuristic_leaves;
+                        if let Some(f) = finished {
+                            f.publish(depth, outcome, proven);
+                        }
+                        (depth, outcome, proven)
+                    }
+                }
             }
-            break;
+        };
+        if heuristic {
+            done = depth;
+            // Where the next iteration expects the best move (a taken-over one too).
+            if let Some(i) = moves.iter().position(|&m| m == outcome.best_move) {
+                moves[..=i].rotate_right(1);
+            }
         }
-        let proven = s.stats.heuristic_leaves == before.heuristic_leaves;
         let best = ranked(&mut s, position, depth, window, &outcome, proven);
         // The next ranks: each a search of the moves not ranked yet.
         let mut alternatives = Vec::new();
@@ -615,7 +687,12 @@ mod tests {
     #[test]
     fn the_main_thread_nodes_are_counted_apart_from_the_helpers() {
         let start = Othello::start(Geometry::Board8x8, Start::Standard);
-        let limits = Limits::depth_or_exact(Some(9));
+        // Two ranked moves: each thread searches every iteration itself (none is taken
+        // over), so the main thread surely counts nodes of its own.
+        let limits = Limits {
+            multipv: 2,
+            ..Limits::depth_or_exact(Some(9))
+        };
         let searched = |threads| {
             let params = SearchParams {
                 threads,

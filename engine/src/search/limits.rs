@@ -1,7 +1,7 @@
 //! What bounds a search: depth, nodes, time, and a stop flag shared with other threads.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::{Goal, Thresholds};
@@ -109,6 +109,11 @@ pub(crate) struct StopCheck {
     stop: Option<Arc<AtomicBool>>,
     node_counter: Option<Arc<AtomicU64>>,
     next_check: u64,
+    /// In a parallel search, the deepest heuristic iteration any thread has finished
+    /// ([`FinishedIterations`](super::finished::FinishedIterations)): once it reaches
+    /// `iteration`, this thread leaves the iteration it is in.
+    finished: Option<Arc<AtomicI32>>,
+    iteration: i32,
 }
 
 impl StopCheck {
@@ -125,7 +130,28 @@ impl StopCheck {
             stop: limits.stop.clone(),
             node_counter: limits.node_counter.clone(),
             next_check: CHECK_INTERVAL,
+            finished: None,
+            iteration: i32::MAX,
         }
+    }
+
+    /// Watches the depth the threads of a parallel search have finished (see
+    /// [`StopCheck::overtaken`]).
+    pub(crate) fn watch_finished(&mut self, finished: Arc<AtomicI32>) {
+        self.finished = Some(finished);
+    }
+
+    /// The heuristic iteration under way, whose search stops once another thread has
+    /// finished it (`None`: one no other thread's result replaces, such as a solve).
+    pub(crate) fn set_iteration(&mut self, depth: Option<i32>) {
+        self.iteration = depth.unwrap_or(i32::MAX);
+    }
+
+    /// Whether another thread has finished the iteration under way, or a deeper one.
+    pub(crate) fn overtaken(&self) -> bool {
+        self.finished
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed) >= self.iteration)
     }
 
     /// Time since the search started.
@@ -165,6 +191,7 @@ impl StopCheck {
                 .as_ref()
                 .is_some_and(|s| s.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.overtaken()
     }
 }
 

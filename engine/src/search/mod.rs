@@ -9,6 +9,7 @@
 mod busy;
 mod driver;
 pub mod eval;
+mod finished;
 pub mod kalah;
 mod limits;
 mod node;
