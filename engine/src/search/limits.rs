@@ -238,4 +238,33 @@ mod tests {
             "a fixed move time is used whole"
         );
     }
+
+    #[test]
+    fn a_search_leaves_an_iteration_another_thread_has_finished() {
+        let finished = Arc::new(AtomicI32::new(0));
+        let mut check = StopCheck::new(&Limits::default());
+        check.watch_finished(Arc::clone(&finished));
+        check.set_iteration(Some(7));
+        let mut nodes = CHECK_INTERVAL;
+        let mut must_stop = |check: &mut StopCheck| {
+            nodes += CHECK_INTERVAL;
+            check.must_stop(nodes)
+        };
+        assert!(!must_stop(&mut check) && !check.overtaken());
+        finished.store(6, Ordering::Relaxed);
+        assert!(
+            !must_stop(&mut check),
+            "a shallower iteration changes nothing"
+        );
+        finished.store(8, Ordering::Relaxed);
+        assert!(
+            check.overtaken() && must_stop(&mut check),
+            "a deeper one ends it too"
+        );
+        check.set_iteration(None);
+        assert!(
+            !check.overtaken() && !must_stop(&mut check),
+            "a solve is never overtaken"
+        );
+    }
 }
