@@ -187,7 +187,7 @@ const INSTANCES: [Instance; INSTANCE_COUNT] = {
 };
 
 /// Length of the shapes' part of a phase's table: the sum of `3^squares`.
-const SHAPES_LEN: u32 = {
+pub(crate) const SHAPES_LEN: u32 = {
     let (mut len, mut k) = (0, 0);
     while k < SHAPES.len() {
         len += 3u32.pow(SHAPES[k].count_ones());
@@ -364,7 +364,7 @@ fn copy_indices(me: u64, opp: u64) -> [u32; INSTANCE_COUNT] {
 /// The sum of `table`'s entries at the indices of [`copy_indices`].
 #[cfg(not(any(avx2_patterns, avx512_patterns)))]
 #[inline(always)]
-fn copy_sum(me: u64, opp: u64, table: &[i16]) -> i32 {
+fn copy_sum(me: u64, opp: u64, table: &[i8]) -> i32 {
     let mut sum = 0;
     for_each_copy_index(me, opp, |index| sum += i32::from(table[index as usize]));
     sum
@@ -385,16 +385,46 @@ pub(crate) fn indices(me: u64, opp: u64, out: &mut [u32]) {
     }
 }
 
-/// The sum of `table`'s entries (one phase's, [`TABLE_LEN`] long) at the indices of the
+/// Weight units (1/128 disc) per unit of a shape table's entry: a phase's shape weights
+/// are read as bytes in eighths of a disc, so that its tables (285 KB) stay in a core's
+/// L2 cache, where the 16-bit weights (571 KB) did not on an L2 of 512 KB
+/// (docs/evaluation.md). The trained parameters and the files keep 16 bits.
+pub(crate) const SHAPE_UNIT: i32 = 16;
+
+/// Entries of one phase's shape table: every shape's, then three of padding, so that a
+/// vector reader's 4-byte read at any entry stays inside.
+pub(crate) const SHAPE_TABLE_LEN: usize = SHAPES_LEN as usize + 3;
+
+/// Entries of one phase's table of whole-board features (16-bit weight units: they are
+/// few and some exceed what a byte holds).
+pub(crate) const FEATURE_TABLE_LEN: usize = TABLE_LEN - SHAPES_LEN as usize;
+
+/// A trained parameter as a shape table's entry: to the nearest [`SHAPE_UNIT`], within a
+/// byte (the few larger weights, over 16 discs, are clamped).
+#[must_use]
+pub(crate) fn shape_entry(weight: i16) -> i8 {
+    (i32::from(weight) + SHAPE_UNIT / 2)
+        .div_euclid(SHAPE_UNIT)
+        .clamp(i8::MIN.into(), i8::MAX.into()) as i8
+}
+
+/// The evaluation's sum, in weight units, of one phase's tables at the indices of the
 /// position `(me, opp)`, whose legal moves are `moves` (the side to move's, the
-/// opponent's): the evaluation, without storing the indices.
+/// opponent's): `shapes` ([`SHAPE_TABLE_LEN`] entries) for the pattern copies, `features`
+/// ([`FEATURE_TABLE_LEN`]) for the whole-board features; the indices are never stored.
 #[inline]
-pub(crate) fn sum_at_indices(me: u64, opp: u64, moves: [u64; 2], table: &[i16]) -> i32 {
-    let table = &table[..TABLE_LEN];
+pub(crate) fn sum_at_indices(
+    me: u64,
+    opp: u64,
+    moves: [u64; 2],
+    shapes: &[i8],
+    features: &[i16],
+) -> i32 {
+    let (shapes, features) = (&shapes[..SHAPE_TABLE_LEN], &features[..FEATURE_TABLE_LEN]);
     let globals: i32 = global_indices(me, opp, moves)
-        .map(|index| i32::from(table[index as usize]))
+        .map(|index| i32::from(features[(index - SHAPES_LEN) as usize]))
         .sum();
-    copy_sum(me, opp, table) + globals
+    copy_sum(me, opp, shapes) * SHAPE_UNIT + globals
 }
 
 /// The number of table indices a position reads: the length of [`indices`]' output.
@@ -476,17 +506,34 @@ mod tests {
     #[test]
     fn the_fused_sum_reads_the_indices() {
         let mut rng = StdRng::seed_from_u64(4);
-        let table: Vec<i16> = (0..TABLE_LEN)
+        let shapes: Vec<i8> = (0..SHAPE_TABLE_LEN).map(|_| rng.random()).collect();
+        let features: Vec<i16> = (0..FEATURE_TABLE_LEN)
             .map(|_| rng.random_range(-999..999))
             .collect();
+        let entry = |index: u32| match index.checked_sub(SHAPES_LEN) {
+            None => i32::from(shapes[index as usize]) * SHAPE_UNIT,
+            Some(feature) => i32::from(features[feature as usize]),
+        };
         let mut out = vec![0; feature_count()];
         for _ in 0..300 {
             let (me, opp) = random_board(&mut rng);
             indices(me, opp, &mut out);
-            let expected: i32 = out.iter().map(|&i| i32::from(table[i as usize])).sum();
+            let expected: i32 = out.iter().map(|&i| entry(i)).sum();
             let moves = globals::both_moves(me, opp);
-            assert_eq!(sum_at_indices(me, opp, moves, &table), expected);
+            assert_eq!(sum_at_indices(me, opp, moves, &shapes, &features), expected);
         }
+    }
+
+    #[test]
+    fn shape_entries_round_to_the_nearest_unit_within_a_byte() {
+        assert_eq!(shape_entry(0), 0);
+        assert_eq!(shape_entry(7), 0);
+        assert_eq!(shape_entry(8), 1);
+        assert_eq!(shape_entry(-8), 0);
+        assert_eq!(shape_entry(-9), -1);
+        assert_eq!(shape_entry(16 * 127), 127);
+        assert_eq!(shape_entry(i16::MAX), 127);
+        assert_eq!(shape_entry(i16::MIN), -128);
     }
 
     #[test]

@@ -16,7 +16,10 @@ use flate2::write::ZlibEncoder;
 use thiserror::Error;
 
 use super::globals;
-use super::patterns::{LAYOUT, TABLE_LEN, feature_count, indices, sum_at_indices};
+use super::patterns::{
+    FEATURE_TABLE_LEN, LAYOUT, SHAPE_TABLE_LEN, SHAPES_LEN, feature_count, indices, shape_entry,
+    sum_at_indices,
+};
 use crate::game::othello::Othello;
 
 /// Game phases, by discs on the board: 4-7, 8-11, ..., 60-64.
@@ -75,8 +78,11 @@ pub enum WeightsError {
 pub struct PatternWeights {
     /// `PHASES * Layout::params` trained parameters.
     params: Vec<i16>,
-    /// The parameters spread over every table index: `PHASES * TABLE_LEN`.
-    tables: Vec<i16>,
+    /// The shapes' parameters spread over their table indices, as bytes
+    /// ([`shape_entry`]): `PHASES * SHAPE_TABLE_LEN`.
+    shapes: Vec<i8>,
+    /// The whole-board features' parameters: `PHASES * FEATURE_TABLE_LEN`.
+    features: Vec<i16>,
 }
 
 impl std::fmt::Debug for PatternWeights {
@@ -100,11 +106,20 @@ impl PatternWeights {
     pub fn from_params(params: Vec<i16>) -> PatternWeights {
         let layout = &*LAYOUT;
         assert_eq!(params.len(), PHASES * layout.params, "parameter count");
-        let tables = params
-            .chunks(layout.params)
-            .flat_map(|phase| layout.param.iter().map(|&p| phase[p as usize]))
-            .collect();
-        PatternWeights { params, tables }
+        let (shape_params, feature_params) = layout.param.split_at(SHAPES_LEN as usize);
+        let mut shapes = Vec::with_capacity(PHASES * SHAPE_TABLE_LEN);
+        let mut features = Vec::with_capacity(PHASES * FEATURE_TABLE_LEN);
+        for phase in params.chunks(layout.params) {
+            shapes.extend(shape_params.iter().map(|&p| shape_entry(phase[p as usize])));
+            // The padding past the last shape's table.
+            shapes.resize(shapes.len() + SHAPE_TABLE_LEN - shape_params.len(), 0);
+            features.extend(feature_params.iter().map(|&p| phase[p as usize]));
+        }
+        PatternWeights {
+            params,
+            shapes,
+            features,
+        }
     }
 
     /// Table indices read per position (pattern copies, then whole-board features): the
@@ -226,7 +241,14 @@ impl PatternWeights {
     #[inline]
     #[must_use]
     pub fn raw_with_moves(&self, me: u64, opp: u64, empties: u32, moves: [u64; 2]) -> i32 {
-        sum_at_indices(me, opp, moves, &self.tables[phase(empties) * TABLE_LEN..])
+        let phase = phase(empties);
+        sum_at_indices(
+            me,
+            opp,
+            moves,
+            &self.shapes[phase * SHAPE_TABLE_LEN..],
+            &self.features[phase * FEATURE_TABLE_LEN..],
+        )
     }
 
     /// The evaluation of an 8x8 position in discs, from the side to move.
@@ -263,7 +285,7 @@ mod tests {
         let w = sample();
         let back = PatternWeights::decode(&w.encode()).unwrap();
         assert_eq!(back.params(), w.params());
-        assert_eq!(back.tables, w.tables);
+        assert_eq!((&back.shapes, &back.features), (&w.shapes, &w.features));
     }
 
     #[test]

@@ -21,7 +21,7 @@ use std::arch::x86_64::{
     _mm256_storeu_si256,
 };
 
-use super::{GROUP, GROUP_SCALES, GROUPS, INSTANCE_COUNT, INSTANCES, SHAPES_LEN};
+use super::{GROUP, GROUP_SCALES, GROUPS, INSTANCE_COUNT, INSTANCES, SHAPE_TABLE_LEN};
 use crate::game::othello::symmetry::map_square;
 
 /// Copies per vector: one per 32-bit lane.
@@ -171,27 +171,27 @@ pub(super) fn copy_indices(me: u64, opp: u64) -> [u32; SLOTS] {
 /// gathers instead of 54 loads.
 ///
 /// # Panics
-/// If `table` is not longer than the shapes' part of a phase's table.
+/// If `table` is shorter than a phase's shape table.
 #[inline(always)]
-pub(super) fn copy_sum(me: u64, opp: u64, table: &[i16]) -> i32 {
-    // A gather reads 32 bits at an index's `i16`: the entry and the next one.
-    assert!(table.len() > SHAPES_LEN as usize, "a phase's table");
+pub(super) fn copy_sum(me: u64, opp: u64, table: &[i8]) -> i32 {
+    // A gather reads 32 bits at an index's byte: the entry and the next three.
+    assert!(table.len() >= SHAPE_TABLE_LEN, "a phase's shape table");
     let digits = digits(me, opp);
     // SAFETY: AVX2 (this module's condition). Every gathered index is below `SHAPES_LEN`
     // (a copy's index is its offset plus a base-3 number of at most its shape's squares in
     // digits of at most 2, `digits`; an unused lane's is 0), so each 4-byte read at
-    // `2 * index` stays inside `table`, which is longer than `SHAPES_LEN` entries. The
+    // `index` stays inside `table`, which has `SHAPES_LEN + 3` entries or more. The
     // aligned loads read `Vector`s.
     #[allow(unsafe_code)]
     unsafe {
         let mut sum = _mm256_setzero_si256();
         for block in &BLOCK_TABLE {
             let words =
-                _mm256_i32gather_epi32::<2>(table.as_ptr().cast(), block_indices(block, &digits));
+                _mm256_i32gather_epi32::<1>(table.as_ptr().cast(), block_indices(block, &digits));
             let used = _mm256_load_si256(std::ptr::from_ref(&block.used).cast());
             let words = _mm256_and_si256(words, used);
-            // The entry is the low half: sign-extend it.
-            sum = _mm256_add_epi32(sum, _mm256_srai_epi32::<16>(_mm256_slli_epi32::<16>(words)));
+            // The entry is the low byte: sign-extend it.
+            sum = _mm256_add_epi32(sum, _mm256_srai_epi32::<24>(_mm256_slli_epi32::<24>(words)));
         }
         let half = _mm_add_epi32(
             _mm256_castsi256_si128(sum),

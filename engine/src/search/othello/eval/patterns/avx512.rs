@@ -133,7 +133,7 @@ pub(super) fn copy_indices(me: u64, opp: u64) -> [u32; SLOTS] {
 /// The sum of `table`'s entries at the pattern copies' indices of `(me, opp)`: the indices
 /// computed sixteen at a time, the entries read one by one (see the module's note).
 #[inline(always)]
-pub(super) fn copy_sum(me: u64, opp: u64, table: &[i16]) -> i32 {
+pub(super) fn copy_sum(me: u64, opp: u64, table: &[i8]) -> i32 {
     copy_indices(me, opp)[..INSTANCE_COUNT]
         .iter()
         .map(|&index| i32::from(table[index as usize]))
