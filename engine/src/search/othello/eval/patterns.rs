@@ -400,7 +400,7 @@ pub(crate) const SHAPE_TABLE_LEN: usize = SHAPES_LEN as usize + 3;
 pub(crate) const FEATURE_TABLE_LEN: usize = TABLE_LEN - SHAPES_LEN as usize;
 
 /// A trained parameter as a shape table's entry: to the nearest [`SHAPE_UNIT`], within a
-/// byte (the few larger weights, over 16 discs, are clamped).
+/// byte (the few weights outside -16 to +15.875 discs are clamped).
 #[must_use]
 pub(crate) fn shape_entry(weight: i16) -> i8 {
     (i32::from(weight) + SHAPE_UNIT / 2)
