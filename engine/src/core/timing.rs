@@ -7,16 +7,42 @@ use crate::game::AnyPosition;
 /// Kept back from every budget for the protocol round trip and the end of the search.
 const MARGIN_MS: u64 = 20;
 
-/// The side to move's moves still to play, roughly.
+/// Othello's empties from which the solver plays: its moves from there take a small part
+/// of the clock (under 60 s + 0.5 s, 0.1 s a move on average from 23 empties, against
+/// 3-5 s before; under 10 s + 0.1 s, 0.2 s against 0.5-0.9 s).
+const SOLVER_EMPTIES: u32 = 20;
+
+/// The solver's moves, counted as this many moves of the clock's share: a reserve for the
+/// solves that take longer than usual.
+const SOLVER_MOVES: u32 = 2;
+
+/// Moves counted beyond the side's own before the late middle game, so that the early
+/// moves keep the share of the clock they had when every move to the end counted, and
+/// the time the solver's moves leave goes to the moves from 44 to 21 empties: they
+/// decide the endgame that the solver then plays.
+const LATE_MIDDLE_GAME_MOVES: u32 = 8;
+
+/// Empties below which [`LATE_MIDDLE_GAME_MOVES`] phase out, one a move.
+const LATE_MIDDLE_GAME_FROM: u32 = 28;
+
+/// The moves the side to move shares its clock among, roughly.
 pub(crate) fn moves_left(position: &AnyPosition) -> u64 {
     match position {
-        // Each side fills about half of the empty squares.
         AnyPosition::Othello(p) => {
-            u64::from(crate::game::Game::empties(p).unwrap_or(60)).div_ceil(2)
+            othello_moves_left(crate::game::Game::empties(p).unwrap_or(60)).into()
         }
         // Kalah games are rarely longer than this for one side after the opening.
         AnyPosition::Kalah(_) => 20,
     }
+}
+
+/// [`moves_left`] of an Othello position with `empties` empty squares: each side fills
+/// about half of them, the solver's counted as [`SOLVER_MOVES`], and the moves before the
+/// late middle game with [`LATE_MIDDLE_GAME_MOVES`] more.
+fn othello_moves_left(empties: u32) -> u32 {
+    empties.saturating_sub(SOLVER_EMPTIES).div_ceil(2)
+        + empties.div_ceil(2).min(SOLVER_MOVES)
+        + (empties.saturating_sub(LATE_MIDDLE_GAME_FROM) / 2).min(LATE_MIDDLE_GAME_MOVES)
 }
 
 /// How long to think on a clock.
@@ -48,6 +74,29 @@ pub(crate) fn allowance(time_ms: u64, inc_ms: u64, moves_left: u64) -> Allowance
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_clock_is_shared_among_the_moves_before_the_solver_s() {
+        // Early on, the side's moves to the end, as if every one took its share.
+        assert_eq!(othello_moves_left(60), 30);
+        assert_eq!(othello_moves_left(50), 25);
+        assert_eq!(othello_moves_left(44), 22);
+        // Then fewer: the late middle game takes more of what is left.
+        assert_eq!(othello_moves_left(36), 14);
+        assert_eq!(othello_moves_left(28), 6);
+        assert_eq!(othello_moves_left(21), 3);
+        assert_eq!(othello_moves_left(20), 2);
+        assert_eq!(othello_moves_left(8), 2);
+        // The last moves are each their own.
+        assert_eq!(othello_moves_left(3), 2);
+        assert_eq!(othello_moves_left(2), 1);
+        assert_eq!(othello_moves_left(1), 1);
+        assert_eq!(othello_moves_left(0), 0, "the allowance takes at least one");
+        // Fewer empties never count more moves.
+        for e in 1..=60 {
+            assert!(othello_moves_left(e - 1) <= othello_moves_left(e), "{e}");
+        }
+    }
 
     #[test]
     fn allowances_share_the_clock_and_never_exceed_it() {
