@@ -22,7 +22,8 @@ const SOLVER_MOVES: u32 = 2;
 /// decide the endgame that the solver then plays.
 const LATE_MIDDLE_GAME_MOVES: u32 = 8;
 
-/// Empties below which [`LATE_MIDDLE_GAME_MOVES`] phase out, one a move.
+/// Empties at which [`LATE_MIDDLE_GAME_MOVES`] are all gone: they phase out over the 16
+/// empties above (from 44), one every two empties.
 const LATE_MIDDLE_GAME_FROM: u32 = 28;
 
 /// The moves the side to move shares its clock among, roughly.
@@ -76,7 +77,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_clock_is_shared_among_the_moves_before_the_solver_s() {
+    fn the_late_middle_game_counts_fewer_moves_and_the_solver_s_two() {
         // Early on, the side's moves to the end, as if every one took its share.
         assert_eq!(othello_moves_left(60), 30);
         assert_eq!(othello_moves_left(50), 25);
