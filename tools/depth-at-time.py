@@ -20,7 +20,11 @@ WAYS = ((1, 1), (2, 1), (1, 2))  # (threads, multiple of the move time)
 
 def positions(results, limit):
     found = []
-    for line in open(results, encoding="utf-8"):
+    try:
+        lines = open(results, encoding="utf-8").readlines()
+    except OSError as e:
+        sys.exit(f"cannot read {results}: {e.strerror}")
+    for line in lines:
         game = json.loads(line)
         moves = [m["mv"] for m in game["moves"]]
         for ply in PLIES:
@@ -37,9 +41,13 @@ def search(engine, position, threads, movetime):
         f"position othello8x8 {position}\n"
         f"go movetime {movetime}\n"
     )
-    with subprocess.Popen(
-        [engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    ) as p:
+    try:
+        p = subprocess.Popen(
+            [engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+    except OSError as e:
+        sys.exit(f"cannot run {engine}: {e.strerror}")
+    with p:
         p.stdin.write(commands)
         p.stdin.flush()
         last = None
@@ -61,7 +69,8 @@ def main():
     engine = sys.argv[1]
     movetime = int(sys.argv[2]) if len(sys.argv) > 2 else 100
     limit = int(sys.argv[3]) if len(sys.argv) > 3 else 150
-    default = Path(__file__).resolve().parent.parent / "docs/matches/clock-10s-late-middle-game.jsonl"
+    repo = Path(__file__).resolve().parent.parent
+    default = repo / "docs/matches/clock-10s-late-middle-game.jsonl"
     results = sys.argv[4] if len(sys.argv) > 4 else default
     rows = []
     for ply, position in positions(results, limit):
