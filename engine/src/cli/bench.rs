@@ -39,8 +39,8 @@ pub struct BenchArgs {
     wld: bool,
     /// With --ffo or --file: search each position to this depth (heuristic, iterative
     /// deepening) instead of solving it. Scores and moves are compared with the known
-    /// ones, not checked: at a selectivity below 100, a depth that reaches the end makes
-    /// a probable solve, and the summary says how often it strays.
+    /// ones, not checked (the summary says how often they stray); a depth that reaches
+    /// the end (at least the empty squares) is an exact solve, at any selectivity.
     #[arg(long, conflicts_with = "wld")]
     depth: Option<u32>,
     /// With --depth: Multi-ProbCut's confidence (58, 73, 87, 95, 98, 99, 100 = off: full

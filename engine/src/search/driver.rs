@@ -90,15 +90,21 @@ impl Plan {
             depth: DEPTH_TO_END,
             selectivity: Selectivity::FULL,
         };
-        // Before a chosen solve, or where deepening reaches the end: a probable solve if
-        // the search can make one, then the exact solve.
+        // Before a chosen solve, or where deepening reaches the end: probable solves if
+        // the search can make them, at rising confidence, then the exact solve.
         let to_the_end = |shallow: i32| {
-            let ends = if probable {
-                vec![heuristic(DEPTH_TO_END), exact]
-            } else {
-                vec![exact]
-            };
-            (1..=shallow).map(heuristic).chain(ends).collect()
+            let probable_solves = level
+                .probable_solves()
+                .filter(|_| probable)
+                .map(|selectivity| Step {
+                    depth: DEPTH_TO_END,
+                    selectivity,
+                });
+            (1..=shallow)
+                .map(heuristic)
+                .chain(probable_solves)
+                .chain([exact])
+                .collect()
         };
         let steps = if !params.iterative {
             vec![if goal == Goal::Heuristic {
@@ -791,22 +797,24 @@ mod tests {
         let step = |depth, selectivity| Step { depth, selectivity };
         let level = SelectivitySchedule::PLAY.for_time(timed.movetime);
         let plan = Plan::new(&ffo40.position, &params, &evaluator, &timed);
+        // The probable solves at rising confidence (58% to 95%), then the proof.
+        let ends: Vec<Step> = [58, 73, 87, 95, 100]
+            .map(|percent| step(DEPTH_TO_END, Selectivity::from_percent(percent).unwrap()))
+            .into();
         let expected: Vec<Step> = (1..=18)
             .map(|d| step(d, level))
-            .chain([
-                step(DEPTH_TO_END, level),
-                step(DEPTH_TO_END, Selectivity::FULL),
-            ])
+            .chain(ends.iter().copied())
             .collect();
         assert_eq!(plan.steps, expected);
-        assert!(plan.is_timed_solve(18) && plan.is_timed_solve(19));
+        assert!((18..23).all(|i| plan.is_timed_solve(i)));
         assert!(!plan.skips(18, Duration::from_secs(1)));
         // Deepening with no end in sight: selective up to two plies short of the end.
         let opening = Othello::start(Geometry::Board8x8, Start::Standard);
         let plan = Plan::new(&opening, &params, &evaluator, &timed);
         assert_eq!(plan.goal, Goal::Heuristic);
-        assert_eq!(plan.steps.len(), 58 + 2);
+        assert_eq!(plan.steps.len(), 58 + ends.len());
         assert_eq!(plan.steps[57], step(58, level));
+        assert_eq!(plan.steps[58..], ends);
         // A depth that reaches the end is a solve, as one asked for: no probable solve.
         let deep = Plan::new(
             &ffo40.position,
@@ -868,8 +876,8 @@ mod tests {
         };
         let evaluator = Evaluator::default();
         let ffo40 = &crate::suite::ffo()[0];
-        // The heuristic iterations and the probable solve at the time's level; the exact
-        // solve full width.
+        // The heuristic iterations and the first probable solve at the time's level, the
+        // next probable solves more confident, the exact solve full width.
         let levels = |limits: &Limits| -> Vec<u32> {
             let plan = Plan::new(&ffo40.position, &params, &evaluator, limits);
             let mut levels: Vec<u32> = plan.steps.iter().map(|s| s.selectivity.percent()).collect();
@@ -881,16 +889,16 @@ mod tests {
             movetime,
             ..Limits::default()
         };
-        assert_eq!(levels(&moving(ms(100))), [58, 100]);
-        assert_eq!(levels(&moving(ms(500))), [73, 100]);
+        assert_eq!(levels(&moving(ms(100))), [58, 73, 87, 95, 100]);
+        assert_eq!(levels(&moving(ms(500))), [73, 87, 95, 100]);
         // On a clock, the move's share decides.
         let clock = |share| Limits {
             soft_time: share,
             movetime: ms(10_000),
             ..Limits::default()
         };
-        assert_eq!(levels(&clock(ms(200))), [58, 100]);
-        assert_eq!(levels(&clock(ms(400))), [73, 100]);
+        assert_eq!(levels(&clock(ms(200))), [58, 73, 87, 95, 100]);
+        assert_eq!(levels(&clock(ms(400))), [73, 87, 95, 100]);
         // A search without a time limit reports the level it searched at.
         let mut tt = TranspositionTable::new(16);
         let result = search_with(
@@ -928,13 +936,23 @@ mod tests {
             &timed,
             &mut |_| {},
         );
-        let ends: Vec<Proof> = result
+        let ends: Vec<(u32, Proof)> = result
             .iterations
             .iter()
             .filter(|it| it.depth == Depth::End)
-            .map(|it| it.score.proof)
+            .map(|it| (it.selectivity.percent(), it.score.proof))
             .collect();
-        assert_eq!(ends, [Proof::Heuristic, Proof::Wld]);
+        let probable = Proof::Heuristic;
+        assert_eq!(
+            ends,
+            [
+                (58, probable),
+                (73, probable),
+                (87, probable),
+                (95, probable),
+                (100, Proof::Wld)
+            ]
+        );
         assert_eq!(result.score.proof, Proof::Wld);
         assert_eq!(result.score.value.signum(), ffo40.score.unwrap().signum());
         // Asked for a depth past the end, a selective search solves exactly.
