@@ -78,9 +78,9 @@ impl Plan {
             Goal::Solve | Goal::Wld => DEPTH_TO_END,
         };
         // A selective search that the game can predict to the end (Othello's 8x8 with
-        // its model, enough empties) first solves with the cuts: a probable solve.
+        // its model, enough empties) first solves with the cuts: probable solves.
         let probable = params.selectivity.is_selective() && position.probable_solve_pays(resources);
-        // Every heuristic iteration (and a probable solve) at the level for the time.
+        // Every heuristic iteration (and the first probable solve) at the level for the time.
         let level = params.selectivity.for_time(time);
         let heuristic = |depth| Step {
             depth,
@@ -135,7 +135,7 @@ impl Plan {
         {
             // A selective search that reaches the end (deepening without a depth):
             // selective iterations up to two plies short of it (their model's range),
-            // then a probable solve where one pays, and the exact solve (deeper selective
+            // then probable solves where they pay, and the exact solve (deeper selective
             // iterations would search to the end without the solver).
             to_the_end(e.saturating_sub(TIMED_SOLVE_GAP) as i32)
         } else {
