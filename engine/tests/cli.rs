@@ -107,6 +107,7 @@ fn bad_input_fails_with_one_line() {
         &["solve", "--file", "/nonexistent/suite.txt"],
         &["compare", "5x5"],
         &["bench", "--ffo", "--range", "1", "2"],
+        &["bench", "--nodes", "1000"],
     ] {
         let out = engine(args);
         assert!(!out.status.success(), "{args:?} succeeded");
@@ -157,6 +158,32 @@ fn solve_file_checks_the_scores() {
     let out = engine(&["bench", "--file", bad.to_str().unwrap(), "--hash", "16"]);
     assert!(!out.status.success());
     assert!(stdout(&out).contains("WRONG"), "{}", stdout(&out));
+    // Within a node budget the scores are compared, not checked (the known +28 is wrong),
+    // and the summary says how far each search got: with 14 and 16 empties, a move to
+    // play is an exact solve, which a million nodes finish.
+    let out = engine(&[
+        "bench",
+        "--file",
+        bad.to_str().unwrap(),
+        "--hash",
+        "16",
+        "--nodes",
+        "1000000",
+        "--selectivity",
+        "58",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("against the known scores: 1 of 1 scores differ"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "reached: 2 exact proofs, 0 win/loss/draw proofs, probable solves none, 0 short of the end"
+        ),
+        "{text}"
+    );
 }
 
 #[test]
