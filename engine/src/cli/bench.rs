@@ -281,13 +281,14 @@ struct Reached {
 }
 
 impl Reached {
+    /// Counts a search by its last finished iteration.
     fn count(&mut self, result: &SearchResult<OthelloMove>) {
         let last = result.iterations.last();
-        match last.map(|it| (it.depth, it.score.proof)) {
-            Some((_, Proof::Solved)) => self.proofs += 1,
-            Some((_, Proof::Wld)) => self.wld_proofs += 1,
-            Some((Depth::End, _)) => {
-                *self.probable.entry(result.selectivity).or_default() += 1;
+        match last.map(|it| (it.depth, it.score.proof, it.selectivity)) {
+            Some((_, Proof::Solved, _)) => self.proofs += 1,
+            Some((_, Proof::Wld, _)) => self.wld_proofs += 1,
+            Some((Depth::End, Proof::Heuristic, level)) => {
+                *self.probable.entry(level).or_default() += 1;
             }
             _ => self.short += 1,
         }
