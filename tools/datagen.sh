@@ -5,7 +5,7 @@
 # the exact value of each of its positions from 20 empties on (about 0.5-0.7 s a game
 # here, 40-55 min a batch); a finished batch is gzipped, as `engine train` reads it.
 # Batches 1-4 also had their positions with 21-22 empties solved (labels/, by `engine
-# label solve`), which took two to three times the games' time for 3% more positions,
+# label solve`), which took 2.0-3.3 times the games' time for 3% more positions,
 # all near the end: the data's rate is what the evaluation waits for, so batches are
 # games only (docs/benchmarks-journal.md, session 50).
 # Resumable: stop it whenever something is timed (kill it), run it again and the batch
