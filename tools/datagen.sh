@@ -8,21 +8,48 @@
 # label solve`), which took 2.0-3.3 times the games' time for 3% more positions,
 # all near the end: the data's rate is what the evaluation waits for, so batches are
 # games only (docs/benchmarks-journal.md, session 50).
-# Resumable: stop it whenever something is timed (kill it), run it again and the batch
-# under way goes on (selfplay appends and resumes). Commit each finished batch with this
-# command.
+# Resumable: stop it whenever something is timed (kill it, or pause it with kill -STOP
+# and -CONT), run it again and the batch under way goes on (selfplay appends and
+# resumes). Commit each finished batch with this command. The batch under way is not
+# tracked (a session's work tree is not kept): before a session ends, `tools/datagen.sh
+# save` copies it, gzipped, to data/generated/under-way/ for committing, and the next
+# run resumes from that copy (and removes it when the batch is finished).
 # Usage: tools/datagen.sh [BATCHES] (new self-play batches, default 1)
 #                         [ENGINE_BINARY] (default target/release/engine)
+#        tools/datagen.sh save
 set -euo pipefail
 cd "$(dirname "$0")/.."
+out=data/generated
+saved="$out/under-way"
+# The batch under way (or next): the first without its gzipped file.
+next_batch() {
+    local n=1
+    while [ -e "$out/sp-d12-b$n.gam.gz" ]; do n=$((n + 1)); done
+    echo "$n"
+}
+if [ "${1:-}" = save ]; then
+    n=$(next_batch)
+    if [ ! -e "$out/sp-d12-b$n.gam" ]; then
+        echo "datagen: no batch under way ($out/sp-d12-b$n.gam)" >&2
+        exit 1
+    fi
+    mkdir -p "$saved"
+    # Through a temporary file, so that an interrupted save leaves the last one whole.
+    gzip -9 -c "$out/sp-d12-b$n.gam" > "$saved/sp-d12-b$n.gam.gz.tmp"
+    mv "$saved/sp-d12-b$n.gam.gz.tmp" "$saved/sp-d12-b$n.gam.gz"
+    echo "saved $saved/sp-d12-b$n.gam.gz ($(grep -vc '^#' "$out/sp-d12-b$n.gam") games)"
+    exit 0
+fi
 batches="${1:-1}"
 engine="${2:-target/release/engine}"
-out=data/generated
 mkdir -p "$out"
 for ((i = 0; i < batches; i++)); do
-    n=1
-    while [ -e "$out/sp-d12-b$n.gam.gz" ]; do n=$((n + 1)); done
+    n=$(next_batch)
+    if [ ! -e "$out/sp-d12-b$n.gam" ] && [ -e "$saved/sp-d12-b$n.gam.gz" ]; then
+        gzip -dc "$saved/sp-d12-b$n.gam.gz" > "$out/sp-d12-b$n.gam"
+    fi
     "$engine" selfplay --output "$out/sp-d12-b$n.gam" --games 5000 --balanced 2 \
         --depth 12 --solve-empties 20 --seed $((1000 + n)) --threads 1
     gzip -9 "$out/sp-d12-b$n.gam"
+    rm -f "$saved/sp-d12-b$n.gam.gz"
 done
