@@ -2,8 +2,8 @@
 # Issue 58's standing data generation, on one core, under data/generated/: self-play games
 # for training, in batches of 5,000, at depth 12 from random openings the search values
 # within 2 discs of a draw, played perfectly from 20 empties, so that a game's result is
-# the exact value of each of its positions from 20 empties on (about 0.5-0.7 s a game
-# here, 40-55 min a batch); a finished batch is gzipped, as `engine train` reads it.
+# the exact value of each of its positions from 20 empties on (0.4-0.7 s a game on one
+# core here, 30-55 min a batch); a finished batch is gzipped, as `engine train` reads it.
 # Batches 1-4 also had their positions with 21-22 empties solved (labels/, by `engine
 # label solve`), which took 2.0-3.3 times the games' time for 3% more positions,
 # all near the end: the data's rate is what the evaluation waits for, so batches are
@@ -16,6 +16,8 @@
 # run resumes from that copy (and removes it when the batch is finished).
 # Usage: tools/datagen.sh [BATCHES] (new self-play batches, default 1)
 #                         [ENGINE_BINARY] (default target/release/engine)
+#                         [THREADS] (default 1; 2 while nothing else runs: the games, and
+#                         so the file, are the same on any number of threads)
 #        tools/datagen.sh save
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,6 +44,7 @@ if [ "${1:-}" = save ]; then
 fi
 batches="${1:-1}"
 engine="${2:-target/release/engine}"
+threads="${3:-1}"
 mkdir -p "$out"
 for ((i = 0; i < batches; i++)); do
     n=$(next_batch)
@@ -49,7 +52,7 @@ for ((i = 0; i < batches; i++)); do
         gzip -dc "$saved/sp-d12-b$n.gam.gz" > "$out/sp-d12-b$n.gam"
     fi
     "$engine" selfplay --output "$out/sp-d12-b$n.gam" --games 5000 --balanced 2 \
-        --depth 12 --solve-empties 20 --seed $((1000 + n)) --threads 1
+        --depth 12 --solve-empties 20 --seed $((1000 + n)) --threads "$threads"
     gzip -9 "$out/sp-d12-b$n.gam"
     rm -f "$saved/sp-d12-b$n.gam.gz"
 done
