@@ -48,7 +48,9 @@ threads="${3:-1}"
 mkdir -p "$out"
 for ((i = 0; i < batches; i++)); do
     n=$(next_batch)
-    if [ ! -e "$out/sp-d12-b$n.gam" ] && [ -e "$saved/sp-d12-b$n.gam.gz" ]; then
+    # Resume from the saved copy unless the batch here is as far on.
+    if [ -e "$saved/sp-d12-b$n.gam.gz" ] && { [ ! -e "$out/sp-d12-b$n.gam" ] ||
+        [ "$(gzip -dc "$saved/sp-d12-b$n.gam.gz" | wc -l)" -gt "$(wc -l < "$out/sp-d12-b$n.gam")" ]; }; then
         gzip -dc "$saved/sp-d12-b$n.gam.gz" > "$out/sp-d12-b$n.gam"
     fi
     "$engine" selfplay --output "$out/sp-d12-b$n.gam" --games 5000 --balanced 2 \
