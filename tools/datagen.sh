@@ -23,23 +23,25 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=data/generated
 saved="$out/under-way"
-# The batch under way (or next): the first without its gzipped file.
-next_batch() {
-    local n=1
+# The batch under way (or next), the first without its gzipped file: sets `n`, its games
+# file `gam` and its saved copy `copy`.
+find_batch() {
+    n=1
     while [ -e "$out/sp-d12-b$n.gam.gz" ]; do n=$((n + 1)); done
-    echo "$n"
+    gam="$out/sp-d12-b$n.gam"
+    copy="$saved/sp-d12-b$n.gam.gz"
 }
 if [ "${1:-}" = save ]; then
-    n=$(next_batch)
-    if [ ! -e "$out/sp-d12-b$n.gam" ]; then
-        echo "datagen: no batch under way ($out/sp-d12-b$n.gam)" >&2
+    find_batch
+    if [ ! -e "$gam" ]; then
+        echo "datagen: no batch under way ($gam)" >&2
         exit 1
     fi
     mkdir -p "$saved"
     # Through a temporary file, so that an interrupted save leaves the last one whole.
-    gzip -9 -c "$out/sp-d12-b$n.gam" > "$saved/sp-d12-b$n.gam.gz.tmp"
-    mv "$saved/sp-d12-b$n.gam.gz.tmp" "$saved/sp-d12-b$n.gam.gz"
-    echo "saved $saved/sp-d12-b$n.gam.gz ($(grep -vc '^#' "$out/sp-d12-b$n.gam") games)"
+    gzip -9 -c "$gam" > "$copy.tmp"
+    mv "$copy.tmp" "$copy"
+    echo "saved $copy ($(grep -vc '^#' "$gam") games)"
     exit 0
 fi
 batches="${1:-1}"
@@ -47,14 +49,17 @@ engine="${2:-target/release/engine}"
 threads="${3:-1}"
 mkdir -p "$out"
 for ((i = 0; i < batches; i++)); do
-    n=$(next_batch)
+    find_batch
     # Resume from the saved copy unless the batch here is as far on.
-    if [ -e "$saved/sp-d12-b$n.gam.gz" ] && { [ ! -e "$out/sp-d12-b$n.gam" ] ||
-        [ "$(gzip -dc "$saved/sp-d12-b$n.gam.gz" | wc -l)" -gt "$(wc -l < "$out/sp-d12-b$n.gam")" ]; }; then
-        gzip -dc "$saved/sp-d12-b$n.gam.gz" > "$out/sp-d12-b$n.gam"
+    if [ -e "$copy" ]; then
+        here=0
+        [ -e "$gam" ] && here=$(wc -l < "$gam")
+        if [ "$(gzip -dc "$copy" | wc -l)" -gt "$here" ]; then
+            gzip -dc "$copy" > "$gam"
+        fi
     fi
-    "$engine" selfplay --output "$out/sp-d12-b$n.gam" --games 5000 --balanced 2 \
+    "$engine" selfplay --output "$gam" --games 5000 --balanced 2 \
         --depth 12 --solve-empties 20 --seed $((1000 + n)) --threads "$threads"
-    gzip -9 "$out/sp-d12-b$n.gam"
-    rm -f "$saved/sp-d12-b$n.gam.gz"
+    gzip -9 "$gam"
+    rm -f "$copy"
 done
