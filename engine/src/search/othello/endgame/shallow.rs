@@ -1,6 +1,6 @@
 //! The last empty squares, without the table: fewest-opponent-replies first with
 //! several empties, then in parity order (odd regions first) with no move list, and
-//! dedicated code for the last square.
+//! dedicated code for the last three squares (no order to compute, no loop to set up).
 
 use arrayvec::ArrayVec;
 
@@ -33,7 +33,9 @@ impl Solver<'_, '_> {
                 return final_score(me, opp, 0);
             }
             1 => return self.last_square(me, opp, empty),
-            2..FASTEST_FIRST_EMPTIES_U32 => {
+            2 => return self.last_two(me, opp, alpha, beta, passed, empty),
+            3 => return self.last_three(me, opp, alpha, beta, passed, empty),
+            4..FASTEST_FIRST_EMPTIES_U32 => {
                 return self.parity_squares(me, opp, alpha, beta, passed, empty);
             }
             _ => {}
@@ -81,7 +83,7 @@ impl Solver<'_, '_> {
         squares(empty & odd).chain(squares(empty & !odd)).collect()
     }
 
-    /// A node with a few empty squares (at least two), searched in parity order without a
+    /// A node with a few empty squares (four to six), searched in parity order without a
     /// move list. The children's nodes are counted here, as `shallow` would count them.
     fn parity_squares(
         &mut self,
@@ -107,8 +109,8 @@ impl Solver<'_, '_> {
             let placed = 1 << sq;
             let (next_me, next_opp, rest) =
                 (opp & !flipped, me | flipped | placed, empty & !placed);
-            let v = if order.len() == 2 {
-                -self.last_square(next_me, next_opp, rest)
+            let v = if order.len() == 4 {
+                -self.last_three(next_me, next_opp, -beta, -alpha.max(best), false, rest)
             } else {
                 -self.parity_squares(next_me, next_opp, -beta, -alpha.max(best), false, rest)
             };
@@ -128,6 +130,112 @@ impl Solver<'_, '_> {
         }
         self.ctx.stats.nodes += 1;
         -self.parity_squares(opp, me, -beta, -alpha, true, empty)
+    }
+
+    /// Three empty squares left, in parity order (as [`Solver::parity_order`] gives it,
+    /// from the squares' quadrants alone).
+    fn last_three(
+        &mut self,
+        me: u64,
+        opp: u64,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+        empty: u64,
+    ) -> i32 {
+        let (low, high) = (empty.trailing_zeros(), 63 - empty.leading_zeros());
+        let middle = (empty & !(1 << low | 1 << high)).trailing_zeros();
+        let same = |x: u32, y: u32| {
+            let both = 1 << x | 1 << y;
+            self.regions.iter().any(|&r| r & both == both)
+        };
+        // The square alone in its quadrant first when the other two share one (theirs is
+        // even); otherwise all three are odd, or all in one quadrant (odd too).
+        let order = if same(low, middle) && !same(middle, high) {
+            [high, low, middle]
+        } else if same(low, high) && !same(low, middle) {
+            [middle, low, high]
+        } else {
+            [low, middle, high]
+        };
+        let mut best = -INFINITY;
+        for sq in order {
+            if NEIGHBOURS[sq as usize] & opp == 0 {
+                continue;
+            }
+            let flipped = flips(sq, me, opp);
+            if flipped == 0 {
+                continue;
+            }
+            // The child's node.
+            self.ctx.stats.nodes += 1;
+            let placed = 1 << sq;
+            let v = -self.last_two(
+                opp & !flipped,
+                me | flipped | placed,
+                -beta,
+                -alpha.max(best),
+                false,
+                empty & !placed,
+            );
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return v;
+                }
+            }
+        }
+        if best > -INFINITY {
+            return best;
+        }
+        if passed {
+            self.ctx.stats.leaf_evals += 1;
+            return final_score(me, opp, 3);
+        }
+        self.ctx.stats.nodes += 1;
+        -self.last_three(opp, me, -beta, -alpha, true, empty)
+    }
+
+    /// Two empty squares left, the lower tried first (the order parity would give them:
+    /// both in odd quadrants or both in even ones).
+    fn last_two(
+        &mut self,
+        me: u64,
+        opp: u64,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+        empty: u64,
+    ) -> i32 {
+        let (low, high) = (empty.trailing_zeros(), 63 - empty.leading_zeros());
+        let mut best = -INFINITY;
+        for (sq, other) in [(low, high), (high, low)] {
+            if NEIGHBOURS[sq as usize] & opp == 0 {
+                continue;
+            }
+            let flipped = flips(sq, me, opp);
+            if flipped == 0 {
+                continue;
+            }
+            // The child's node.
+            self.ctx.stats.nodes += 1;
+            let v = -self.last_square(opp & !flipped, me | flipped | 1 << sq, 1 << other);
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return v;
+                }
+            }
+        }
+        if best > -INFINITY {
+            return best;
+        }
+        if passed {
+            self.ctx.stats.leaf_evals += 1;
+            return final_score(me, opp, 2);
+        }
+        self.ctx.stats.nodes += 1;
+        -self.last_two(opp, me, -beta, -alpha, true, empty)
     }
 
     /// One empty square left: whoever can play there does, then the game is over.
