@@ -15,6 +15,31 @@ use crate::search::INFINITY;
 const FASTEST_FIRST_EMPTIES: usize = 7;
 const FASTEST_FIRST_EMPTIES_U32: u32 = FASTEST_FIRST_EMPTIES as u32;
 
+/// A node of the parity layer: the position, its window, whether the move before was a
+/// pass, its empty squares ([`Solver::in_order`]'s arguments in one).
+#[derive(Clone, Copy)]
+struct Few {
+    me: u64,
+    opp: u64,
+    alpha: i32,
+    beta: i32,
+    passed: bool,
+    empty: u64,
+}
+
+impl Few {
+    fn new(me: u64, opp: u64, alpha: i32, beta: i32, passed: bool, empty: u64) -> Few {
+        Few {
+            me,
+            opp,
+            alpha,
+            beta,
+            passed,
+            empty,
+        }
+    }
+}
+
 impl Solver<'_, '_> {
     /// The exact value with few empties (no table, no limit checks: the work is small).
     pub(super) fn shallow(
@@ -83,8 +108,8 @@ impl Solver<'_, '_> {
         squares(empty & odd).chain(squares(empty & !odd)).collect()
     }
 
-    /// A node with a few empty squares (four to six), searched in parity order without a
-    /// move list. The children's nodes are counted here, as `shallow` would count them.
+    /// A node with four to six empty squares, searched in parity order without a move
+    /// list. Its node is counted by its parent.
     fn parity_squares(
         &mut self,
         me: u64,
@@ -94,46 +119,19 @@ impl Solver<'_, '_> {
         passed: bool,
         empty: u64,
     ) -> i32 {
+        let node = Few::new(me, opp, alpha, beta, passed, empty);
         let order = self.parity_order(empty);
-        let mut best = -INFINITY;
-        for &sq in &order {
-            if NEIGHBOURS[sq as usize] & opp == 0 {
-                continue;
-            }
-            let flipped = flips(sq, me, opp);
-            if flipped == 0 {
-                continue;
-            }
-            // The child's node.
-            self.ctx.stats.nodes += 1;
-            let placed = 1 << sq;
-            let (next_me, next_opp, rest) =
-                (opp & !flipped, me | flipped | placed, empty & !placed);
-            let v = if order.len() == 4 {
-                -self.last_three(next_me, next_opp, -beta, -alpha.max(best), false, rest)
-            } else {
-                -self.parity_squares(next_me, next_opp, -beta, -alpha.max(best), false, rest)
-            };
-            if v > best {
-                best = v;
-                if v >= beta {
-                    return v;
-                }
-            }
-        }
-        if best > -INFINITY {
-            return best;
-        }
-        if passed {
-            self.ctx.stats.leaf_evals += 1;
-            return final_score(me, opp, order.len() as i32);
-        }
-        self.ctx.stats.nodes += 1;
-        -self.parity_squares(opp, me, -beta, -alpha, true, empty)
+        let child = if order.len() == 4 {
+            Self::last_three
+        } else {
+            Self::parity_squares
+        };
+        self.in_order(node, &order, child, Self::parity_squares)
     }
 
     /// Three empty squares left, in parity order (as [`Solver::parity_order`] gives it,
-    /// from the squares' quadrants alone).
+    /// from the squares' quadrants alone: the square alone in its quadrant first when the
+    /// other two share one, an even one; otherwise every square is odd, lowest first).
     fn last_three(
         &mut self,
         me: u64,
@@ -143,14 +141,13 @@ impl Solver<'_, '_> {
         passed: bool,
         empty: u64,
     ) -> i32 {
+        let node = Few::new(me, opp, alpha, beta, passed, empty);
         let (low, high) = (empty.trailing_zeros(), 63 - empty.leading_zeros());
         let middle = (empty & !(1 << low | 1 << high)).trailing_zeros();
         let same = |x: u32, y: u32| {
             let both = 1 << x | 1 << y;
             self.regions.iter().any(|&r| r & both == both)
         };
-        // The square alone in its quadrant first when the other two share one (theirs is
-        // even); otherwise all three are odd, or all in one quadrant (odd too).
         let order = if same(low, middle) && !same(middle, high) {
             [high, low, middle]
         } else if same(low, high) && !same(low, middle) {
@@ -158,8 +155,48 @@ impl Solver<'_, '_> {
         } else {
             [low, middle, high]
         };
+        self.in_order(node, &order, Self::last_two, Self::last_three)
+    }
+
+    /// Two empty squares left, the lower tried first (the order parity would give them:
+    /// both in odd quadrants or both in even ones).
+    fn last_two(
+        &mut self,
+        me: u64,
+        opp: u64,
+        alpha: i32,
+        beta: i32,
+        passed: bool,
+        empty: u64,
+    ) -> i32 {
+        let node = Few::new(me, opp, alpha, beta, passed, empty);
+        let order = [empty.trailing_zeros(), 63 - empty.leading_zeros()];
+        let last = |s: &mut Self, me, opp, _, _, _, empty| s.last_square(me, opp, empty);
+        self.in_order(node, &order, last, Self::last_two)
+    }
+
+    /// The moves of a node with few empties in `order` (every empty square), each child
+    /// searched by `child`, a pass by `again` (this node's own search for the opponent).
+    /// The children's nodes are counted here, as `shallow` would count them. Inlined
+    /// into each caller, so that the calls are direct.
+    #[inline(always)]
+    fn in_order(
+        &mut self,
+        node: Few,
+        order: &[u32],
+        child: impl Fn(&mut Self, u64, u64, i32, i32, bool, u64) -> i32,
+        again: fn(&mut Self, u64, u64, i32, i32, bool, u64) -> i32,
+    ) -> i32 {
+        let Few {
+            me,
+            opp,
+            alpha,
+            beta,
+            passed,
+            empty,
+        } = node;
         let mut best = -INFINITY;
-        for sq in order {
+        for &sq in order {
             if NEIGHBOURS[sq as usize] & opp == 0 {
                 continue;
             }
@@ -170,9 +207,11 @@ impl Solver<'_, '_> {
             // The child's node.
             self.ctx.stats.nodes += 1;
             let placed = 1 << sq;
-            let v = -self.last_two(
-                opp & !flipped,
-                me | flipped | placed,
+            let (next_me, next_opp) = (opp & !flipped, me | flipped | placed);
+            let v = -child(
+                self,
+                next_me,
+                next_opp,
                 -beta,
                 -alpha.max(best),
                 false,
@@ -190,52 +229,10 @@ impl Solver<'_, '_> {
         }
         if passed {
             self.ctx.stats.leaf_evals += 1;
-            return final_score(me, opp, 3);
+            return final_score(me, opp, order.len() as i32);
         }
         self.ctx.stats.nodes += 1;
-        -self.last_three(opp, me, -beta, -alpha, true, empty)
-    }
-
-    /// Two empty squares left, the lower tried first (the order parity would give them:
-    /// both in odd quadrants or both in even ones).
-    fn last_two(
-        &mut self,
-        me: u64,
-        opp: u64,
-        alpha: i32,
-        beta: i32,
-        passed: bool,
-        empty: u64,
-    ) -> i32 {
-        let (low, high) = (empty.trailing_zeros(), 63 - empty.leading_zeros());
-        let mut best = -INFINITY;
-        for (sq, other) in [(low, high), (high, low)] {
-            if NEIGHBOURS[sq as usize] & opp == 0 {
-                continue;
-            }
-            let flipped = flips(sq, me, opp);
-            if flipped == 0 {
-                continue;
-            }
-            // The child's node.
-            self.ctx.stats.nodes += 1;
-            let v = -self.last_square(opp & !flipped, me | flipped | 1 << sq, 1 << other);
-            if v > best {
-                best = v;
-                if v >= beta {
-                    return v;
-                }
-            }
-        }
-        if best > -INFINITY {
-            return best;
-        }
-        if passed {
-            self.ctx.stats.leaf_evals += 1;
-            return final_score(me, opp, 2);
-        }
-        self.ctx.stats.nodes += 1;
-        -self.last_two(opp, me, -beta, -alpha, true, empty)
+        -again(self, opp, me, -beta, -alpha, true, empty)
     }
 
     /// One empty square left: whoever can play there does, then the game is over.
