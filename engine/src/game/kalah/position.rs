@@ -267,8 +267,11 @@ impl Game for Kalah {
     }
 
     fn parse_move(&self, text: &str) -> Result<KalahMove, GameError> {
+        // Only the number as moves print it: `str::parse` would also take "+1" and "01".
         match text.parse::<u8>() {
-            Ok(n) if (1..=self.rules.pits).contains(&n) => Ok(KalahMove(n)),
+            Ok(n) if (1..=self.rules.pits).contains(&n) && n.to_string() == text => {
+                Ok(KalahMove(n))
+            }
             _ => Err(GameError::MalformedMove(format!(
                 "{text} (a pit number 1..={} is expected)",
                 self.rules.pits
@@ -377,6 +380,11 @@ mod tests {
         assert!(start.parse_move("0").is_err());
         assert!(start.parse_move("3").is_err());
         assert!(start.parse_move("-1").is_err());
+        // Only as moves print: a pit's number read otherwise would not be a legal move's text.
+        for text in ["+1", "01", " 1", "1 "] {
+            assert!(start.parse_move(text).is_err(), "{text}");
+        }
+        assert_eq!(start.parse_move("2").map(|m| m.to_string()), Ok("2".into()));
         let emptied = Kalah::parse(rules, "0,3,3,3,3,0 S").unwrap();
         assert!(matches!(
             emptied.play_text("1"),
