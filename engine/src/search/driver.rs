@@ -61,8 +61,8 @@ impl Plan {
         let goal = limits.goal(empties, t);
         let open_ended = limits.infinite || limits.movetime.is_some() || limits.nodes.is_some();
         // A solve the search chose by empties for a move to play, not one asked for (by
-        // its goal or by a depth that reaches the end): an asked solve goes straight to
-        // its proof, a chosen one with a time limit searches deep first.
+        // its goal or by a depth that reaches the end): a chosen one with a time limit
+        // searches deep first, from its share of the time on it solves.
         let chosen_solve =
             goal != Goal::Heuristic && limits.goal == Goal::Heuristic && limits.depth.is_none();
         let time = limits.move_time();
@@ -91,8 +91,9 @@ impl Plan {
             selectivity: Selectivity::FULL,
         };
         // Before a chosen solve, or where deepening reaches the end: probable solves if
-        // the search can make them, at rising confidence, then the exact solve.
-        let to_the_end = |shallow: i32| {
+        // the search can make them (`probable`), at rising confidence from `level`, then
+        // the exact solve.
+        let to_the_end = |shallow: i32, level: Selectivity, probable: bool| {
             let probable_solves = level
                 .probable_solves()
                 .filter(|_| probable)
@@ -101,7 +102,10 @@ impl Plan {
                     selectivity,
                 });
             (1..=shallow)
-                .map(heuristic)
+                .map(|depth| Step {
+                    depth,
+                    selectivity: level,
+                })
                 .chain(probable_solves)
                 .chain([exact])
                 .collect()
@@ -115,8 +119,7 @@ impl Plan {
         } else if goal != Goal::Heuristic {
             // Shallow heuristic iterations for move ordering and a first guess, then the
             // solve (straight to the end: a game that cannot count its plies to the end,
-            // Kalah, has a solver that needs no depth). An asked solve goes straight to
-            // its proof.
+            // Kalah, has a solver that needs no depth).
             let shallow = empties.map_or(t.mid_depth, |e| {
                 if timed_solve {
                     e.saturating_sub(TIMED_SOLVE_GAP)
@@ -124,10 +127,23 @@ impl Plan {
                     e.saturating_sub(SOLVE_GAP).min(t.mid_depth)
                 }
             }) as i32;
-            if chosen_solve {
-                to_the_end(shallow)
-            } else {
-                (1..=shallow).map(heuristic).chain([exact]).collect()
+            match empties {
+                _ if chosen_solve => to_the_end(shallow, level, probable),
+                // An asked exact solve goes to its proof as a search that deepens to the end
+                // does, selective iterations and probable solves first, where the game can
+                // make them, whatever the search's own selectivity: their table entries
+                // order the proof's moves (as Edax's solves do; 0.8x the time of the proof
+                // alone, docs/benchmarks-journal.md), and when a limit stops the proof the
+                // most confident probable solve stands. A win/loss/draw proof is cheaper
+                // than they are (1.4x the time behind them).
+                Some(e) if goal == Goal::Solve && position.probable_solve_pays(resources) => {
+                    to_the_end(
+                        e.saturating_sub(TIMED_SOLVE_GAP) as i32,
+                        Selectivity::SOLVE_WARM_UP,
+                        true,
+                    )
+                }
+                _ => (1..=shallow).map(heuristic).chain([exact]).collect(),
             }
         } else if params.selectivity.is_selective()
             && let Some(e) = empties
@@ -137,7 +153,7 @@ impl Plan {
             // selective iterations up to two plies short of it (their model's range),
             // then probable solves where they pay, and the exact solve (deeper selective
             // iterations would search to the end without the solver).
-            to_the_end(e.saturating_sub(TIMED_SOLVE_GAP) as i32)
+            to_the_end(e.saturating_sub(TIMED_SOLVE_GAP) as i32, level, probable)
         } else {
             (1..=last).map(heuristic).collect()
         };
@@ -769,20 +785,18 @@ mod tests {
         assert!(!plan.skips(3, ms(14)) && plan.skips(3, ms(15)));
         assert!(!plan.skips(18, ms(99)), "the solve itself is never skipped");
         assert!(plan.is_timed_solve(18) && !plan.is_timed_solve(17));
-        // Without a time limit, or asked for a solve: the shallow iterations, then the
-        // solve, always.
+        // Without a time limit: the shallow iterations, then the solve, always.
         let expected: Vec<i32> = (1..=8).chain([DEPTH_TO_END]).collect();
         let untimed = Plan::new(&ffo40.position, &params, &evaluator, &Limits::default());
-        assert_eq!(
-            (depths(&untimed), untimed.solve_from),
-            (expected.clone(), None)
-        );
+        assert_eq!((depths(&untimed), untimed.solve_from), (expected, None));
+        // Asked for a solve, with a time limit or not: never from a share of the time.
         let asked = Limits {
             goal: Goal::Solve,
             ..timed
         };
         let asked = Plan::new(&ffo40.position, &params, &evaluator, &asked);
-        assert_eq!((depths(&asked), asked.solve_from), (expected, None));
+        assert_eq!(asked.solve_from, None);
+        assert_eq!(asked.steps.last().map(|s| s.depth), Some(DEPTH_TO_END));
     }
 
     #[test]
@@ -815,29 +829,40 @@ mod tests {
         assert_eq!(plan.steps.len(), 58 + ends.len());
         assert_eq!(plan.steps[57], step(58, level));
         assert_eq!(plan.steps[58..], ends);
-        // A depth that reaches the end is a solve, as one asked for: no probable solve.
-        let deep = Plan::new(
-            &ffo40.position,
-            &params,
-            &evaluator,
-            &Limits::depth_or_exact(Some(30)),
-        );
-        let expected: Vec<Step> = (1..=8)
-            .map(|d| step(d, level))
-            .chain([step(DEPTH_TO_END, Selectivity::FULL)])
+        // An asked exact solve (or a depth that reaches the end, which is one) makes its
+        // proof behind selective iterations to two plies short of the end and probable
+        // solves, at the warm-up's levels whatever the search's own.
+        let warm_up = Selectivity::SOLVE_WARM_UP;
+        let expected: Vec<Step> = (1..=18)
+            .map(|d| step(d, warm_up))
+            .chain(
+                [73, 87, 95, 100]
+                    .map(|percent| step(DEPTH_TO_END, Selectivity::from_percent(percent).unwrap())),
+            )
             .collect();
-        assert_eq!((deep.goal, deep.steps), (Goal::Solve, expected));
-        // An asked solve stays exact; the hand evaluation has no model, so no probable solve.
         let asked = Limits {
             goal: Goal::Solve,
             ..timed.clone()
         };
-        let plan = Plan::new(&ffo40.position, &params, &evaluator, &asked);
-        let expected: Vec<Step> = (1..=8)
-            .map(|d| step(d, level))
-            .chain([step(DEPTH_TO_END, Selectivity::FULL)])
-            .collect();
-        assert_eq!(plan.steps, expected);
+        for params in [selective(), SearchParams::default()] {
+            for limits in [&asked, &Limits::depth_or_exact(Some(30))] {
+                let plan = Plan::new(&ffo40.position, &params, &evaluator, limits);
+                assert_eq!((plan.goal, &plan.steps), (Goal::Solve, &expected));
+            }
+        }
+        // Not before a win/loss/draw proof, cheaper than they are; and without the
+        // evaluation's model (the hand evaluation), none.
+        let wld = Limits {
+            goal: Goal::Wld,
+            ..timed.clone()
+        };
+        let shallow_then =
+            |last: Step| -> Vec<Step> { (1..=8).map(|d| step(d, level)).chain([last]).collect() };
+        let exact = step(DEPTH_TO_END, Selectivity::FULL);
+        let plan = Plan::new(&ffo40.position, &params, &evaluator, &wld);
+        assert_eq!(plan.steps, shallow_then(exact));
+        let plan = Plan::new(&ffo40.position, &params, &Evaluator::Hand, &asked);
+        assert_eq!(plan.steps, shallow_then(exact));
         let plan = Plan::new(&ffo40.position, &params, &Evaluator::Hand, &timed);
         assert_eq!(plan.steps.len(), 19);
         // Below 19 empties the exact solve alone is the faster.

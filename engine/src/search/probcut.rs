@@ -68,6 +68,12 @@ impl Selectivity {
     /// them again.
     pub const DATA: Selectivity = Selectivity(Level::P87);
 
+    /// Where the probable solves before a solve asked for start (then 87% and 95%): their
+    /// table entries order the proof's moves, so that the whole takes about 0.8x the time
+    /// of the proof alone on FFO #40-#49 (58%, 87% and 95% alike within the noise;
+    /// docs/benchmarks-journal.md, session 53).
+    pub const SOLVE_WARM_UP: Selectivity = Selectivity(Level::P73);
+
     /// The most confident probable solve a search makes before its exact solve: above
     /// 95% a probable solve costs about as much as the proof (FFO #50, 26 empties: 58% in
     /// 93 ms, then 73% in 31 ms more, 87% 113 ms, 95% 854 ms, 98% 900 ms; the proof alone
