@@ -127,8 +127,12 @@ impl Plan {
                     e.saturating_sub(SOLVE_GAP).min(t.mid_depth)
                 }
             }) as i32;
-            match empties {
-                _ if chosen_solve => to_the_end(shallow, level, probable),
+            if chosen_solve {
+                to_the_end(shallow, level, probable)
+            } else if goal == Goal::Solve
+                && let Some(e) = empties
+                && position.probable_solve_pays(resources)
+            {
                 // An asked exact solve goes to its proof as a search that deepens to the end
                 // does, selective iterations and probable solves first, where the game can
                 // make them, whatever the search's own selectivity: their table entries
@@ -136,14 +140,13 @@ impl Plan {
                 // alone, docs/benchmarks-journal.md), and when a limit stops the proof the
                 // most confident probable solve stands. A win/loss/draw proof is cheaper
                 // than they are (1.4x the time behind them).
-                Some(e) if goal == Goal::Solve && position.probable_solve_pays(resources) => {
-                    to_the_end(
-                        e.saturating_sub(TIMED_SOLVE_GAP) as i32,
-                        Selectivity::SOLVE_WARM_UP,
-                        true,
-                    )
-                }
-                _ => (1..=shallow).map(heuristic).chain([exact]).collect(),
+                to_the_end(
+                    e.saturating_sub(TIMED_SOLVE_GAP) as i32,
+                    Selectivity::SOLVE_WARM_UP,
+                    true,
+                )
+            } else {
+                (1..=shallow).map(heuristic).chain([exact]).collect()
             }
         } else if params.selectivity.is_selective()
             && let Some(e) = empties
