@@ -865,8 +865,8 @@ fn the_new_game_dialog_sets_the_colour_and_the_clock() {
     assert_eq!(control.settings.strength, Strength::Clock);
     assert!(control.clock().is_some());
     // Both clocks on show at five minutes; the engine, Black, moves first on its clock.
-    // A book move can be instant, so White's clock may have started: it reads 5:00 or a
-    // few tenths below it.
+    // A book move can be instant, so White's clock may have started, and Black's runs while
+    // it thinks: each reads 5:00 or, within its first ten seconds, 4:5x.
     for side in ["Black", "White"] {
         assert!(
             [format!("{side} 5:00"), format!("{side} 4:5")]
