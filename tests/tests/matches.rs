@@ -754,6 +754,34 @@ fn sprt_stops_a_one_sided_match_early() {
     let games = results(&file);
     assert!(games.len() < 400, "{} games: {report}", games.len());
     assert!(report.contains("H1 accepted"), "{report}");
+    // The same test read back from the file, and from the file cut in two at a pair's
+    // end (as a test that went on in a second match): the same verdict and LLR.
+    let verdict = |report: &str| -> String {
+        let line = report.lines().find(|l| l.starts_with("SPRT "));
+        line.unwrap_or_else(|| panic!("no SPRT line in {report}"))
+            .to_owned()
+    };
+    let text = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let cut = lines.len() / 4 * 2;
+    let (first, second) = (
+        dir.path().join("first.jsonl"),
+        dir.path().join("second.jsonl"),
+    );
+    std::fs::write(&first, lines[..cut].join("\n") + "\n").unwrap();
+    std::fs::write(&second, lines[cut..].join("\n") + "\n").unwrap();
+    let sprt = ["--sprt", "0,100,0.05,0.05"].map(Path::new);
+    for action in [
+        [&[Path::new("merge"), &file], &sprt[..]].concat(),
+        [&[Path::new("combine"), &first, &second], &sprt[..]].concat(),
+    ] {
+        let out = run_match(&action);
+        assert_eq!(
+            verdict(&String::from_utf8_lossy(&out.stdout)),
+            verdict(&report),
+            "{action:?}"
+        );
+    }
 }
 
 /// Our engine in the native protocol under a match clock, its opening book off so that it

@@ -104,6 +104,9 @@ enum MatchAction {
         /// Also write the merged games, in the schedule's order, to this results file.
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Also say what an SPRT decides on these games: elo0,elo1,alpha,beta.
+        #[arg(long, value_name = "E0,E1,A,B")]
+        sprt: Option<String>,
     },
     /// Count the results files of several matches together (the same engines with other
     /// seeds or openings, say) and print one report: Elo with its interval over all the
@@ -113,13 +116,22 @@ enum MatchAction {
         /// as they are).
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
+        /// Also say what an SPRT decides on the games of all the files (their pairs
+        /// counted together): elo0,elo1,alpha,beta, e.g. 0,10,0.05,0.05. So a test
+        /// begun with `match --sprt` can go on in another match (other openings, say).
+        #[arg(long, value_name = "E0,E1,A,B")]
+        sprt: Option<String>,
     },
 }
 
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     match &args.action {
-        Some(MatchAction::Merge { files, output }) => return merge(files, output.as_deref()),
-        Some(MatchAction::Combine { files }) => return combine(files),
+        Some(MatchAction::Merge {
+            files,
+            output,
+            sprt,
+        }) => return merge(files, output.as_deref(), sprt.as_deref()),
+        Some(MatchAction::Combine { files, sprt }) => return combine(files, sprt.as_deref()),
         None => {}
     }
     if let Some(preset) = &args.preset {
@@ -192,29 +204,47 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
 }
 
 /// `engine match merge`: the shards' records, one per game, and their report.
-fn merge(files: &[PathBuf], output: Option<&std::path::Path>) -> anyhow::Result<()> {
+fn merge(
+    files: &[PathBuf],
+    output: Option<&std::path::Path>,
+    sprt: Option<&str>,
+) -> anyhow::Result<()> {
+    let sprt = sprt.map(parse_sprt).transpose()?;
     let records = merge_records(files)?;
     if let Some(path) = output
         && !records.is_empty()
     {
         match_runner::write_results(path, &records)?;
     }
-    report(&records, files, "merged")
+    report(&records, files, "merged", sprt.as_ref())
 }
 
 /// `engine match combine`: several matches' records, each file's pairs kept apart, and
 /// their report.
-fn combine(files: &[PathBuf]) -> anyhow::Result<()> {
-    report(&combined_records(files)?, files, "combined")
+fn combine(files: &[PathBuf], sprt: Option<&str>) -> anyhow::Result<()> {
+    let sprt = sprt.map(parse_sprt).transpose()?;
+    report(&combined_records(files)?, files, "combined", sprt.as_ref())
 }
 
-/// The report of the games read from `files`.
-fn report(records: &[GameRecord], files: &[PathBuf], how: &str) -> anyhow::Result<()> {
+/// The report of the games read from `files`, with the SPRT's verdict when one is asked.
+fn report(
+    records: &[GameRecord],
+    files: &[PathBuf],
+    how: &str,
+    sprt: Option<&Sprt>,
+) -> anyhow::Result<()> {
     if records.is_empty() {
         bail!("no games in {} file(s)", files.len());
     }
+    let tally = merged_tally(records);
+    if sprt.is_some() && tally.names().len() != 2 {
+        bail!(
+            "--sprt needs exactly two engines (the files name {})",
+            tally.names().len()
+        );
+    }
     eprintln!("{how} {} games from {} files", records.len(), files.len());
-    print!("{}", merged_tally(records).report(None));
+    print!("{}", tally.report(sprt));
     Ok(())
 }
 

@@ -51,6 +51,12 @@ impl Tally {
         self.games
     }
 
+    /// The engines' names.
+    #[must_use]
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
     fn index(&self, name: &str) -> Option<usize> {
         self.names.iter().position(|n| n == name)
     }
