@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Issue 58's standing process, its second half: weights fitted with every generated batch
+# committed so far (tools/datagen.sh), judged against the shipped weights by an SPRT at
+# 100 ms a move (H0: +0 Elo, H1: +10, 5% errors each way), so that new weights ship only
+# when a match says so (docs/evaluation.md, "The standing data").
+# The fit is the shipped weights' command (docs/evaluation.md, "Training") with the
+# generated games and their labels added, on one thread: target/retrain/genN.weights for
+# N batches (about 3 minutes), kept and reused. The match is played by one build with
+# the two weight files (option EvalFile), the book off, one game at a time, in stages of
+# other openings, since the book has no more than about a thousand balanced openings at a
+# given depth: each stage is a whole match with its own results file,
+# docs/matches/weights-genN-100ms-sprt-<openings>.jsonl, and after each the SPRT is read
+# over every stage so far (`engine match combine --sprt`; the first stage stops itself as
+# soon as it decides, the later ones are read at their ends). Resumable: run it again and
+# the stage under way goes on; stop it with kill. Commit the results files with this
+# command, and say in the journal what the SPRT decided.
+# Usage: tools/retrain.sh [ENGINE_BINARY] (default target/release/engine)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+engine="${1:-target/release/engine}"
+sprt=0,10,0.05,0.05
+n=0
+while [ -e "data/generated/sp-d12-b$((n + 1)).gam.gz" ]; do n=$((n + 1)); done
+if [ "$n" -eq 0 ]; then
+    echo "retrain: no generated batch under data/generated/ (tools/datagen.sh makes them)" >&2
+    exit 1
+fi
+weights="target/retrain/gen$n.weights"
+if [ ! -e "$weights" ]; then
+    mkdir -p target/retrain
+    batches=()
+    for ((i = 1; i <= n; i++)); do batches+=("data/generated/sp-d12-b$i.gam.gz"); done
+    labels=()
+    for f in engine/data/labels/*.lab data/generated/labels/*.lab; do labels+=(--labels "$f"); done
+    # Through a temporary file, so that an interrupted fit is not taken for a finished one.
+    "$engine" train ../shared/data/othello-games engine/data/selfplay "${batches[@]}" \
+        -o "$weights.tmp" --threads 1 "${labels[@]}"
+    mv "$weights.tmp" "$weights"
+fi
+files=()
+verdict() {
+    "$engine" match combine "${files[@]}" --sprt "$sprt" 2> /dev/null | tail -1
+}
+for openings in book:14:2 book:12:3 book:10:4 book:16:3; do
+    file="docs/matches/weights-gen$n-100ms-sprt-${openings//:/-}.jsonl"
+    if [ "${#files[@]}" -gt 0 ] && ! verdict | grep -q undecided; then
+        break
+    fi
+    files+=("$file")
+    first=()
+    [ "${#files[@]}" -eq 1 ] && first=(--sprt "$sprt")
+    resume=()
+    [ -s "$file" ] && resume=(--resume)
+    "$engine" match \
+        --engine "name=gen$n cmd=$engine movetime=100 option.OwnBook=false option.EvalFile=$weights" \
+        --engine "name=shipped cmd=$engine movetime=100 option.OwnBook=false" \
+        --openings "$openings" --games 100000 --concurrency 1 --seed 5601 \
+        --results "$file" "${first[@]}" "${resume[@]}"
+done
+"$engine" match combine "${files[@]}" --sprt "$sprt"
