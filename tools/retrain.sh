@@ -15,14 +15,17 @@
 # the stage under way goes on; stop it with kill. Commit the results files with this
 # command, and say in the journal what the SPRT decided.
 # Usage: tools/retrain.sh [ENGINE_BINARY] (default target/release/engine)
+#                         [BATCHES] (default every finished batch; a test under way goes
+#                         on with the batches it began with)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 engine="${1:-target/release/engine}"
 sprt=0,10,0.05,0.05
-n=0
-while [ -e "data/generated/sp-d12-b$((n + 1)).gam.gz" ]; do n=$((n + 1)); done
-if [ "$n" -eq 0 ]; then
-    echo "retrain: no generated batch under data/generated/ (tools/datagen.sh makes them)" >&2
+finished=0
+while [ -e "data/generated/sp-d12-b$((finished + 1)).gam.gz" ]; do finished=$((finished + 1)); done
+n="${2:-$finished}"
+if ! [[ "$n" =~ ^[0-9]+$ ]] || [ "$n" -eq 0 ] || [ "$n" -gt "$finished" ]; then
+    echo "retrain: '$n' batches asked, $finished finished under data/generated/ (tools/datagen.sh makes them)" >&2
     exit 1
 fi
 weights="target/retrain/gen$n.weights"
@@ -38,13 +41,15 @@ if [ ! -e "$weights" ]; then
     mv "$weights.tmp" "$weights"
 fi
 files=()
-verdict() {
-    "$engine" match combine "${files[@]}" --sprt "$sprt" 2> /dev/null | tail -1
-}
 for openings in book:14:2 book:12:3 book:10:4 book:16:3; do
     file="docs/matches/weights-gen$n-100ms-sprt-${openings//:/-}.jsonl"
-    if [ "${#files[@]}" -gt 0 ] && ! verdict | grep -q undecided; then
-        break
+    if [ "${#files[@]}" -gt 0 ]; then
+        # The SPRT over the stages so far (the report's last line); a failure stops here.
+        verdict=$("$engine" match combine "${files[@]}" --sprt "$sprt" | tail -1)
+        case "$verdict" in
+            *undecided) ;;
+            *) break ;;
+        esac
     fi
     files+=("$file")
     first=()
