@@ -14,12 +14,14 @@
 # soon as it decides, the later ones are read at their ends). Resumable: run it again and
 # the stage under way goes on; stop it with kill. Commit the results files with this
 # command, and say in the journal what the SPRT decided.
-# Usage: tools/retrain.sh [ENGINE_BINARY] (default target/release/engine)
+# Usage: tools/retrain.sh [ENGINE_BINARY] (default target/release/engine; its `match
+#                         combine` must take --sprt, as builds since session 56's do)
 #                         [BATCHES] (default every finished batch; a test under way goes
 #                         on with the batches it began with)
 set -euo pipefail
+engine="${1:+$(realpath -- "$1")}"
 cd "$(dirname "$0")/.."
-engine="${1:-target/release/engine}"
+engine="${engine:-target/release/engine}"
 sprt=0,10,0.05,0.05
 finished=0
 while [ -e "data/generated/sp-d12-b$((finished + 1)).gam.gz" ]; do finished=$((finished + 1)); done
