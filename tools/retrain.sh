@@ -61,7 +61,7 @@ for openings in book:14:2 book:12:3 book:10:4 book:16:3; do
     "$engine" match \
         --engine "name=gen$n cmd=$engine movetime=100 option.OwnBook=false option.EvalFile=$weights" \
         --engine "name=shipped cmd=$engine movetime=100 option.OwnBook=false" \
-        --openings "$openings" --games 100000 --concurrency 1 --seed 5601 \
+        --openings "$openings" --concurrency 1 --seed 5601 \
         --results "$file" "${first[@]}" "${resume[@]}"
 done
 "$engine" match combine "${files[@]}" --sprt "$sprt"
