@@ -9,13 +9,13 @@
 # the two weight files (option EvalFile), the book off, one game at a time, in stages of
 # other openings, since the book has no more than about a thousand balanced openings at a
 # given depth: each stage is a whole match with its own results file,
-# docs/matches/weights-genN-100ms-sprt-<openings>.jsonl, and after each the SPRT is read
-# over every stage so far (`engine match combine --sprt`; the first stage stops itself as
-# soon as it decides, the later ones are read at their ends). Resumable: run it again and
-# the stage under way goes on; stop it with kill. Commit the results files with this
-# command, and say in the journal what the SPRT decided.
-# Usage: tools/retrain.sh [ENGINE_BINARY] (default target/release/engine; its `match
-#                         combine` must take --sprt, as builds since session 56's do)
+# docs/matches/weights-genN-100ms-sprt-<openings>.jsonl, whose SPRT counts the stages
+# before it (`match --sprt-after`), so that the test stops as soon as it decides; before
+# each stage it is read over every stage so far (`engine match combine --sprt`).
+# Resumable: run it again and the stage under way goes on; stop it with kill. Commit the
+# results files with this command, and say in the journal what the SPRT decided.
+# Usage: tools/retrain.sh [ENGINE_BINARY] (default target/release/engine; its `match`
+#                         must take --sprt-after, as builds since session 57's do)
 #                         [BATCHES] (default every finished batch; a test under way goes
 #                         on with the batches it began with)
 set -euo pipefail
@@ -53,15 +53,16 @@ for openings in book:14:2 book:12:3 book:10:4 book:16:3; do
             *) break ;;
         esac
     fi
+    # Each stage's match goes on with the test of the stages before it.
+    earlier=()
+    [ "${#files[@]}" -gt 0 ] && earlier=(--sprt-after "${files[@]}")
     files+=("$file")
-    first=()
-    [ "${#files[@]}" -eq 1 ] && first=(--sprt "$sprt")
     resume=()
     [ -s "$file" ] && resume=(--resume)
     "$engine" match \
         --engine "name=gen$n cmd=$engine movetime=100 option.OwnBook=false option.EvalFile=$weights" \
         --engine "name=shipped cmd=$engine movetime=100 option.OwnBook=false" \
         --openings "$openings" --concurrency 1 --seed 5601 \
-        --results "$file" "${first[@]}" "${resume[@]}"
+        --results "$file" --sprt "$sprt" "${earlier[@]}" "${resume[@]}"
 done
 "$engine" match combine "${files[@]}" --sprt "$sprt"

@@ -782,6 +782,68 @@ fn sprt_stops_a_one_sided_match_early() {
             "{action:?}"
         );
     }
+    // The test gone on from the match's later games in a new match of the same schedule
+    // (`--sprt-after`): it counts them, so it decides once it has replayed the games
+    // before them (the whole match's pairs), and reads back from the two files as it
+    // said when it stopped.
+    let after = dir.path().join("after.jsonl");
+    let out = run_match(&[
+        "--game",
+        "othello6x6",
+        "--engine",
+        "name=strong depth=4",
+        "--engine",
+        "name=weak depth=1 option.Eval=hand",
+        "--opening-plies",
+        "3",
+        "--games",
+        "400",
+        "--sprt",
+        "0,100,0.05,0.05",
+        "--sprt-after",
+        second.to_str().unwrap(),
+        "--results",
+        after.to_str().unwrap(),
+    ]);
+    let continued = String::from_utf8_lossy(&out.stdout);
+    let played = results(&after).len();
+    // (The game after the deciding one may already be under way when the test decides.)
+    assert!(played <= cut + 1, "{played} games: {continued}");
+    assert!(
+        continued.contains(&format!(
+            "The SPRT counts {} games: {} of earlier matches, {played} of this one.",
+            games.len() - cut + played,
+            games.len() - cut
+        )),
+        "{continued}"
+    );
+    assert!(verdict(&continued).ends_with("H1 accepted"), "{continued}");
+    let combined = run_match(&[Path::new("combine"), &second, &after, sprt[0], sprt[1]]);
+    assert_eq!(
+        verdict(&String::from_utf8_lossy(&combined.stdout)),
+        verdict(&continued)
+    );
+    // Earlier games of other engines, or no such file: one line, before any game.
+    for (engine, earlier) in [
+        ("name=other depth=1", first.clone()),
+        ("name=weak depth=1", dir.path().join("none.jsonl")),
+    ] {
+        let out = refused_match(&[
+            "--game",
+            "othello6x6",
+            "--engine",
+            "name=strong depth=1",
+            "--engine",
+            engine,
+            "--sprt",
+            "0,100,0.05,0.05",
+            "--sprt-after",
+            earlier.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{engine}: {err}");
+        assert!(out.stdout.is_empty(), "{engine}: games were played");
+    }
 }
 
 /// Our engine in the native protocol under a match clock, its opening book off so that it

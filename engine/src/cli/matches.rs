@@ -84,6 +84,12 @@ pub struct MatchArgs {
     /// Stop when decided: elo0,elo1,alpha,beta (two engines), e.g. 0,10,0.05,0.05.
     #[arg(long, value_name = "E0,E1,A,B")]
     sprt: Option<String>,
+    /// The test goes on from these earlier matches' results files (the same two engines,
+    /// other openings, say): their games count before this match's, each file's pairs
+    /// kept apart as `match combine` counts them, and the match stops when the whole test
+    /// decides.
+    #[arg(long, value_name = "FILE", num_args = 1.., requires = "sprt")]
+    sprt_after: Vec<PathBuf>,
     /// Play only the i-th of n disjoint parts of the schedule (the same openings, seeds and
     /// pairs as the whole match), e.g. 3/8; `engine match merge` combines the parts.
     #[arg(long, value_name = "I/N", requires = "results")]
@@ -196,10 +202,10 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         ggf: args.ggf.clone(),
         resume: args.resume,
         sprt,
+        sprt_earlier: combined_records(&args.sprt_after)?,
         shard: args.shard,
     };
-    let tally = match_runner::run(&config)?;
-    print!("{}", tally.report(config.sprt.as_ref()));
+    print!("{}", match_runner::run(&config)?.report());
     Ok(())
 }
 

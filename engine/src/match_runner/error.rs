@@ -109,6 +109,14 @@ pub enum MatchError {
     /// A sequential probability ratio test over a shard of a match.
     #[error("--sprt decides on the whole match, not on one shard")]
     ShardSprt,
+    /// An earlier game for the test between other engines than the match's.
+    #[error("--sprt-after: a game names engine '{name}', not one of this match's ({engines})")]
+    SprtEarlierEngine {
+        /// The name the earlier game gives.
+        name: String,
+        /// The match's engines.
+        engines: String,
+    },
 }
 
 /// Why an opening (or an openings file) cannot be used.

@@ -14,6 +14,7 @@ pub mod openings;
 pub mod paper_kalah;
 mod player;
 mod record;
+mod sequential;
 mod shard;
 mod spec;
 pub mod stats;
@@ -25,6 +26,7 @@ pub use fault::FaultKind;
 pub use game::{Clock, GameRules, ScheduledGame};
 pub use openings::Opening;
 pub use record::{GameRecord, GameResult, Termination, read_results, write_results};
+pub use sequential::SequentialTest;
 pub use shard::{combined_records, merge_records, merged_tally};
 pub use spec::{EngineSpec, SpecError};
 pub use tally::Tally;
@@ -39,7 +41,7 @@ use rand::seq::SliceRandom;
 
 use player::Player;
 use record::ResultsFile;
-use stats::{Sprt, SprtState};
+use stats::Sprt;
 
 use crate::game::GameId;
 use crate::game::othello::Geometry;
@@ -75,6 +77,10 @@ pub struct MatchConfig {
     pub resume: bool,
     /// Stop when this test is decided (two engines).
     pub sprt: Option<Sprt>,
+    /// Earlier matches' games of the same two engines that the test counts before this
+    /// match's (as [`combined_records`] reads them), so that a test goes on across
+    /// matches; empty for a test of this match alone.
+    pub sprt_earlier: Vec<GameRecord>,
     /// Play only this part of the schedule.
     pub shard: Option<Shard>,
 }
@@ -140,12 +146,35 @@ fn check_engines(config: &MatchConfig) -> Result<(), MatchError> {
     Ok(())
 }
 
-/// Plays the match; returns the tally (including games of a resumed file).
+/// What a match played: its tally (including the games of a resumed file) and, when it
+/// was asked for one, its sequential test.
+#[derive(Clone, Debug)]
+pub struct MatchOutcome {
+    /// The match's games.
+    pub tally: Tally,
+    /// The SPRT (`MatchConfig::sprt`), over earlier matches' games too when given.
+    pub test: Option<SequentialTest>,
+}
+
+impl MatchOutcome {
+    /// The final report: the tally's, then the test's.
+    #[must_use]
+    pub fn report(&self) -> String {
+        let mut report = self.tally.report(None);
+        if let Some(test) = &self.test {
+            report.push_str(&format!("\n{}\n", test.report()));
+        }
+        report
+    }
+}
+
+/// Plays the match.
 ///
 /// # Errors
 /// A results file that cannot be read or written, or that belongs to another match;
-/// an engine that cannot play at all (see `check_engines`).
-pub fn run(config: &MatchConfig) -> Result<Tally, MatchError> {
+/// an engine that cannot play at all (see `check_engines`); earlier games for the test
+/// between other engines.
+pub fn run(config: &MatchConfig) -> Result<MatchOutcome, MatchError> {
     if config.engines.len() < 2 {
         return Err(MatchError::TooFewEngines);
     }
@@ -172,6 +201,10 @@ pub fn run(config: &MatchConfig) -> Result<Tally, MatchError> {
     if config.shard.is_some() && config.sprt.is_some() {
         return Err(MatchError::ShardSprt);
     }
+    let mut test = config
+        .sprt
+        .map(|sprt| SequentialTest::new(sprt, &names, &config.sprt_earlier))
+        .transpose()?;
     check_engines(config)?;
     let games = schedule(config);
     let mine = |g: &ScheduledGame| config.shard.is_none_or(|s| s.plays(g.index));
@@ -213,6 +246,9 @@ pub fn run(config: &MatchConfig) -> Result<Tally, MatchError> {
             }
             if done.insert(record.index) {
                 tally.add(record);
+                if let Some(test) = test.as_mut() {
+                    test.add(record);
+                }
             }
         }
         file = Some(ResultsFile::append(path)?);
@@ -242,11 +278,7 @@ pub fn run(config: &MatchConfig) -> Result<Tally, MatchError> {
         .collect();
     let progress = Progress::new(planned, done.len());
     progress.update(&tally);
-    let stop = AtomicBool::new(
-        config
-            .sprt
-            .is_some_and(|s| tally.sprt(&s).1 != SprtState::Continue),
-    );
+    let stop = AtomicBool::new(test.as_ref().is_some_and(SequentialTest::decided));
     let (jobs_tx, jobs) = crossbeam_channel::unbounded();
     for game in &pending {
         let _ = jobs_tx.send(*game);
@@ -302,16 +334,17 @@ pub fn run(config: &MatchConfig) -> Result<Tally, MatchError> {
             }
             tally.add(&record);
             progress.game_done(&record, &tally);
-            if let Some(sprt) = &config.sprt
-                && tally.sprt(sprt).1 != SprtState::Continue
-            {
-                stop.store(true, Ordering::Relaxed);
+            if let Some(test) = test.as_mut() {
+                test.add(&record);
+                if test.decided() {
+                    stop.store(true, Ordering::Relaxed);
+                }
             }
         }
         Ok(())
     })?;
     progress.finish();
-    Ok(tally)
+    Ok(MatchOutcome { tally, test })
 }
 
 /// Progress on stderr: a bar on a terminal, a line per game otherwise.

@@ -126,6 +126,23 @@ impl Tally {
         (llr, sprt.state(llr))
     }
 
+    /// The SPRT's line of the report (no newline): the first pairing's log-likelihood
+    /// ratio, its bounds and the verdict.
+    #[must_use]
+    pub fn sprt_line(&self, sprt: &Sprt) -> String {
+        let (llr, state) = self.sprt(sprt);
+        let (low, high) = sprt.bounds();
+        let verdict = match state {
+            SprtState::Continue => "undecided",
+            SprtState::H0 => "H0 accepted",
+            SprtState::H1 => "H1 accepted",
+        };
+        format!(
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} in [{low:.2}, {high:.2}]: {verdict}",
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+        )
+    }
+
     /// The final report.
     #[must_use]
     pub fn report(&self, sprt: Option<&Sprt>) -> String {
@@ -191,18 +208,7 @@ impl Tally {
             );
         }
         if let Some(sprt) = sprt {
-            let (llr, state) = self.sprt(sprt);
-            let (low, high) = sprt.bounds();
-            let verdict = match state {
-                SprtState::Continue => "undecided",
-                SprtState::H0 => "H0 accepted",
-                SprtState::H1 => "H1 accepted",
-            };
-            let _ = writeln!(
-                out,
-                "\nSPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} in [{low:.2}, {high:.2}]: {verdict}",
-                sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
-            );
+            let _ = writeln!(out, "\n{}", self.sprt_line(sprt));
         }
         out
     }
