@@ -734,22 +734,26 @@ fn deep_openings_are_drawn_for_the_games_asked() {
 fn sprt_stops_a_one_sided_match_early() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("sprt.jsonl");
-    let out = run_match(&[
-        "--game",
-        "othello6x6",
-        "--engine",
-        "name=strong depth=4",
-        "--engine",
-        "name=weak depth=1 option.Eval=hand",
-        "--opening-plies",
-        "3",
-        "--games",
-        "400",
-        "--sprt",
-        "0,100,0.05,0.05",
-        "--results",
-        file.to_str().unwrap(),
-    ]);
+    // A depth-4 search against a depth-1 one on 6x6, under the test, then `more` options.
+    let one_sided = |more: &[&Path]| {
+        let options = [
+            "--game",
+            "othello6x6",
+            "--engine",
+            "name=strong depth=4",
+            "--engine",
+            "name=weak depth=1 option.Eval=hand",
+            "--opening-plies",
+            "3",
+            "--games",
+            "400",
+            "--sprt",
+            "0,100,0.05,0.05",
+        ]
+        .map(Path::new);
+        run_match(&[&options[..], more].concat())
+    };
+    let out = one_sided(&[Path::new("--results"), &file]);
     let report = String::from_utf8_lossy(&out.stdout);
     let games = results(&file);
     assert!(games.len() < 400, "{} games: {report}", games.len());
@@ -787,23 +791,11 @@ fn sprt_stops_a_one_sided_match_early() {
     // before them (the whole match's pairs), and reads back from the two files as it
     // said when it stopped.
     let after = dir.path().join("after.jsonl");
-    let out = run_match(&[
-        "--game",
-        "othello6x6",
-        "--engine",
-        "name=strong depth=4",
-        "--engine",
-        "name=weak depth=1 option.Eval=hand",
-        "--opening-plies",
-        "3",
-        "--games",
-        "400",
-        "--sprt",
-        "0,100,0.05,0.05",
-        "--sprt-after",
-        second.to_str().unwrap(),
-        "--results",
-        after.to_str().unwrap(),
+    let out = one_sided(&[
+        Path::new("--sprt-after"),
+        &second,
+        Path::new("--results"),
+        &after,
     ]);
     let continued = String::from_utf8_lossy(&out.stdout);
     let played = results(&after).len();
