@@ -34,7 +34,6 @@ pub use tally::Tally;
 use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -272,24 +271,31 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, MatchError> {
         }
         None => None,
     };
-    let pending: Vec<&ScheduledGame> = games
-        .iter()
-        .filter(|g| mine(g) && !done.contains(&g.index))
-        .collect();
+    let mut pending = games.iter().filter(|g| mine(g) && !done.contains(&g.index));
     let progress = Progress::new(planned, done.len());
-    progress.update(&tally);
-    let stop = AtomicBool::new(test.as_ref().is_some_and(SequentialTest::decided));
+    progress.update(&tally, test.as_ref());
     let (jobs_tx, jobs) = crossbeam_channel::unbounded();
-    for game in &pending {
-        let _ = jobs_tx.send(*game);
-    }
-    drop(jobs_tx);
     let (results_tx, results) = crossbeam_channel::unbounded();
     std::thread::scope(|scope| -> Result<(), MatchError> {
+        // Games are handed out one per thread at first, then one per counted result, so
+        // that none starts once the test has decided; on an error the channel closes
+        // with this closure and the threads stop after their games.
+        let mut jobs_tx = Some(jobs_tx);
+        let mut hand_out = |test: &Option<SequentialTest>| {
+            let next = pending
+                .next()
+                .filter(|_| !test.as_ref().is_some_and(SequentialTest::decided));
+            match (next, &jobs_tx) {
+                (Some(game), Some(tx)) => {
+                    let _ = tx.send(game);
+                }
+                _ => jobs_tx = None,
+            }
+        };
         for _ in 0..config.concurrency.max(1) {
+            hand_out(&test);
             let jobs = jobs.clone();
             let results_tx = results_tx.clone();
-            let stop = &stop;
             scope.spawn(move || {
                 let mut players: Vec<Player<'_>> = config
                     .engines
@@ -298,9 +304,6 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, MatchError> {
                     .collect();
                 let mut solver = None;
                 while let Ok(game) = jobs.recv() {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
                     let solver = solver.get_or_insert_with(|| {
                         TranspositionTable::new(if config.rules.adjudicate_empties.is_some() {
                             ADJUDICATION_HASH_MIB
@@ -333,13 +336,11 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, MatchError> {
                 })?;
             }
             tally.add(&record);
-            progress.game_done(&record, &tally);
             if let Some(test) = test.as_mut() {
                 test.add(&record);
-                if test.decided() {
-                    stop.store(true, Ordering::Relaxed);
-                }
             }
+            progress.game_done(&record, &tally, test.as_ref());
+            hand_out(&test);
         }
         Ok(())
     })?;
@@ -368,13 +369,21 @@ impl Progress {
         }
     }
 
-    fn update(&self, tally: &Tally) {
-        self.bar.set_message(tally.headline());
+    /// The match's standing: the first pairing's score and Elo, and the test's LLR.
+    fn headline(tally: &Tally, test: Option<&SequentialTest>) -> String {
+        match test {
+            Some(test) => format!("{}  {}", tally.headline(), test.progress()),
+            None => tally.headline(),
+        }
     }
 
-    fn game_done(&self, record: &GameRecord, tally: &Tally) {
+    fn update(&self, tally: &Tally, test: Option<&SequentialTest>) {
+        self.bar.set_message(Progress::headline(tally, test));
+    }
+
+    fn game_done(&self, record: &GameRecord, tally: &Tally, test: Option<&SequentialTest>) {
         self.bar.inc(1);
-        self.update(tally);
+        self.update(tally, test);
         if self.lines {
             let how = match (&record.termination, &record.fault) {
                 (Termination::Fault, Some(f)) => format!(" ({} by {})", f.kind.name(), f.engine),
@@ -391,7 +400,7 @@ impl Progress {
                 record.index + 1,
                 record.first,
                 record.second,
-                tally.headline()
+                Progress::headline(tally, test)
             );
         }
     }

@@ -65,6 +65,14 @@ impl SequentialTest {
         self.tally.sprt(&self.sprt).1 != SprtState::Continue
     }
 
+    /// The test so far, for progress lines: `LLR 1.23 [-2.94, 2.94]`.
+    #[must_use]
+    pub fn progress(&self) -> String {
+        let (llr, _) = self.tally.sprt(&self.sprt);
+        let (low, high) = self.sprt.bounds();
+        format!("LLR {llr:.2} [{low:.2}, {high:.2}]")
+    }
+
     /// The test's part of the report (no final newline): the SPRT's line, after a line
     /// that says how many earlier games it counts, if any.
     #[must_use]
