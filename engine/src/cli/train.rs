@@ -9,6 +9,7 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use engine::search::Selectivity;
 use engine::search::othello::eval::PatternWeights;
+use engine::search::othello::eval::weights::phase_discs;
 use engine::train::accuracy::{References, accuracy};
 use engine::train::dataset::{GivenLabels, LabelPolicy};
 use engine::train::fit::FitParams;
@@ -110,7 +111,10 @@ pub fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         println!(
             "{:>5} {:>7} {:>10} {:>9.1} {:>9.1} {:>9} {:>11.2} {:>9.2}",
             r.phase,
-            format!("{}-{}", 4 + 4 * r.phase, (7 + 4 * r.phase).min(64)),
+            {
+                let (first, last) = phase_discs(r.phase);
+                format!("{first}-{last}")
+            },
             r.samples,
             r.mse.0,
             r.mse.1,

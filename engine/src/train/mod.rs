@@ -40,7 +40,7 @@ pub struct TrainConfig {
 /// One phase's figures after training.
 #[derive(Clone, Debug)]
 pub struct PhaseReport {
-    /// The phase (0: 4-7 discs, ..., 14: 60-64 discs).
+    /// The phase ([`phase_discs`](crate::search::othello::eval::weights::phase_discs) gives its discs).
     pub phase: usize,
     /// Training positions.
     pub samples: usize,

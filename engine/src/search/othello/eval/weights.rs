@@ -22,8 +22,12 @@ use super::patterns::{
 };
 use crate::game::othello::Othello;
 
+/// Discs on the board per game phase: each phase has its own weights. (Two discs a
+/// phase, thirty phases, were measured three times and not kept: docs/evaluation.md.)
+pub const PHASE_DISCS: usize = 4;
+
 /// Game phases, by discs on the board: 4-7, 8-11, ..., 60-64.
-pub const PHASES: usize = 15;
+pub const PHASES: usize = 60 / PHASE_DISCS;
 
 /// The largest weights file read: the raw weights (8.6 MB today; zlib makes them smaller)
 /// with room for larger models.
@@ -43,7 +47,19 @@ static BUILTIN_FILE: &[u8] = include_bytes!("../../../../data/othello8x8.weights
 /// The phase of a position with `empties` empty squares.
 #[must_use]
 pub fn phase(empties: u32) -> usize {
-    ((64 - empties.min(60) as usize - 4) / 4).min(PHASES - 1)
+    ((60 - empties.min(60) as usize) / PHASE_DISCS).min(PHASES - 1)
+}
+
+/// The discs on the board in `phase`: its first and last counts.
+#[must_use]
+pub fn phase_discs(phase: usize) -> (usize, usize) {
+    let first = 4 + PHASE_DISCS * phase;
+    let last = if phase + 1 == PHASES {
+        64
+    } else {
+        first + PHASE_DISCS - 1
+    };
+    (first, last)
 }
 
 /// The ordering-key term (lower first) of the opponent's evaluation `raw` (weight units)
@@ -335,5 +351,12 @@ mod tests {
         assert_eq!(phase(56), 1);
         assert_eq!(phase(4), 14);
         assert_eq!(phase(0), 14);
+        // Every count of discs in exactly the phase that says it holds it.
+        for discs in 4..=64 {
+            let (first, last) = phase_discs(phase(64 - discs));
+            assert!((first..=last).contains(&(discs as usize)), "{discs} discs");
+        }
+        assert_eq!(phase_discs(0), (4, 7));
+        assert_eq!(phase_discs(PHASES - 1), (60, 64));
     }
 }
