@@ -108,13 +108,11 @@ pub fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         "phase", "discs", "positions", "mse 0", "mse fit", "held out", "mae fit", "mae hand"
     );
     for r in &reports {
+        let (first, last) = phase_discs(r.phase);
         println!(
             "{:>5} {:>7} {:>10} {:>9.1} {:>9.1} {:>9} {:>11.2} {:>9.2}",
             r.phase,
-            {
-                let (first, last) = phase_discs(r.phase);
-                format!("{first}-{last}")
-            },
+            format!("{first}-{last}"),
             r.samples,
             r.mse.0,
             r.mse.1,

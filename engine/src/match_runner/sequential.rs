@@ -4,6 +4,7 @@
 
 use super::error::MatchError;
 use super::record::GameRecord;
+use super::shard::pairs_end;
 use super::stats::{Sprt, SprtState};
 use super::tally::Tally;
 
@@ -38,16 +39,10 @@ impl SequentialTest {
             }
             tally.add(record);
         }
-        let offset = earlier
-            .iter()
-            .map(|r| r.index + 1)
-            .max()
-            .unwrap_or(0)
-            .next_multiple_of(2);
         Ok(SequentialTest {
             sprt,
             tally,
-            offset,
+            offset: pairs_end(earlier),
             earlier: earlier.len(),
         })
     }

@@ -49,14 +49,25 @@ pub fn combined_records(paths: &[PathBuf]) -> Result<Vec<GameRecord>, MatchError
     let mut offset = 0;
     for path in paths {
         let records = read_existing(path)?;
-        let end = records.iter().map(|r| r.index + 1).max().unwrap_or(0);
+        let end = pairs_end(&records);
         all.extend(records.into_iter().map(|mut r| {
             r.index += offset;
             r
         }));
-        offset += end.next_multiple_of(2);
+        offset += end;
     }
     Ok(all)
+}
+
+/// The first index past `records`' games, rounded up to a whole pair: where games
+/// counted after them start, so that no pair is made across the two.
+pub(super) fn pairs_end(records: &[GameRecord]) -> usize {
+    records
+        .iter()
+        .map(|r| r.index + 1)
+        .max()
+        .unwrap_or(0)
+        .next_multiple_of(2)
 }
 
 /// The records of a results file that must exist: a file named to merge or combine that is
