@@ -786,6 +786,19 @@ fn sprt_stops_a_one_sided_match_early() {
             "{action:?}"
         );
     }
+    // A negative bound reads as a value, not as an option.
+    let out = run_match(&[
+        Path::new("combine"),
+        &first,
+        &second,
+        Path::new("--sprt"),
+        Path::new("-100,0,0.05,0.05"),
+    ]);
+    let below = verdict(&String::from_utf8_lossy(&out.stdout));
+    assert!(
+        below.starts_with("SPRT elo0=-100 elo1=0 ") && below.ends_with("H1 accepted"),
+        "{below}"
+    );
     // It stopped at the game that decided, not a game later: without its last pair (the
     // games paired by colours decide it) the test is still open.
     assert_eq!(lines.len() % 2, 0, "{report}");

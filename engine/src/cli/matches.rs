@@ -81,8 +81,9 @@ pub struct MatchArgs {
     /// Continue the match recorded in --results.
     #[arg(long, requires = "results")]
     resume: bool,
-    /// Stop when decided: elo0,elo1,alpha,beta (two engines), e.g. 0,10,0.05,0.05.
-    #[arg(long, value_name = "E0,E1,A,B")]
+    /// Stop when decided: elo0,elo1,alpha,beta (two engines), e.g. 0,10,0.05,0.05 or
+    /// -5,5,0.05,0.05.
+    #[arg(long, value_name = "E0,E1,A,B", allow_hyphen_values = true)]
     sprt: Option<String>,
     /// The test goes on from these earlier matches' results files (the same two engines,
     /// other openings, say): their games count before this match's, each file's pairs
@@ -111,7 +112,7 @@ enum MatchAction {
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
         /// Also say what an SPRT decides on these games: elo0,elo1,alpha,beta.
-        #[arg(long, value_name = "E0,E1,A,B")]
+        #[arg(long, value_name = "E0,E1,A,B", allow_hyphen_values = true)]
         sprt: Option<String>,
     },
     /// Count the results files of several matches together (the same engines with other
@@ -125,7 +126,7 @@ enum MatchAction {
         /// Also say what an SPRT decides on the games of all the files (their pairs
         /// counted together): elo0,elo1,alpha,beta, e.g. 0,10,0.05,0.05. So a test
         /// begun with `match --sprt` can go on in another match (other openings, say).
-        #[arg(long, value_name = "E0,E1,A,B")]
+        #[arg(long, value_name = "E0,E1,A,B", allow_hyphen_values = true)]
         sprt: Option<String>,
     },
 }

@@ -10,7 +10,8 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
-use engine::search::TranspositionTable;
+use engine::search::othello::eval::{EvalChoice, EvalKind};
+use engine::search::{Searchable, TranspositionTable};
 use engine::train::games::read_games;
 use engine::train::probcut::{
     EMPTIES_GROUP, Spread, depth_values, end_spreads, fit_end, fit_sigma, pick_positions,
@@ -72,6 +73,11 @@ struct SampleArgs {
     /// --max-empties low: a solve at 24 empties takes seconds).
     #[arg(long)]
     end: bool,
+    /// Trained weights to search with instead of the shipped ones: the model for those
+    /// weights (a sample records each position's evaluation, and resumes only with the
+    /// weights it began with).
+    #[arg(long, value_name = "FILE")]
+    eval_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -110,9 +116,22 @@ fn sample(args: &SampleArgs) -> anyhow::Result<()> {
         "--min-empties and --max-empties must satisfy 4 <= min <= max <= 59"
     );
     anyhow::ensure!(args.hash >= 1, "--hash must be at least 1 MiB");
+    let evaluator = EvalChoice::new(EvalKind::Trained, args.eval_file.as_deref())?.evaluator();
     let text = sample_text(&args.output)?;
     let (samples, keep) =
         read_sample(&text).with_context(|| format!("in {}", args.output.display()))?;
+    // Values of other weights would mix two models in one fit.
+    if let Some(s) = samples
+        .iter()
+        .find(|s| s.standing != Some(s.position.horizon(&evaluator).value()))
+    {
+        bail!(
+            "{}: sample {} was searched with other weights (or before samples recorded their \
+             evaluation): give the weights it began with, or another file",
+            args.output.display(),
+            s.index
+        );
+    }
     let done: BTreeSet<usize> = samples.iter().map(|s| s.index).collect();
     let games = read_games(&args.data)?;
     let positions = pick_positions(
@@ -157,7 +176,14 @@ fn sample(args: &SampleArgs) -> anyhow::Result<()> {
                 scope.spawn(|| -> anyhow::Result<()> {
                     let mut tt = TranspositionTable::new(args.hash);
                     while let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        let sampled = depth_values(i, &positions[i], args.depth, args.end, &mut tt);
+                        let sampled = depth_values(
+                            i,
+                            &positions[i],
+                            args.depth,
+                            args.end,
+                            &evaluator,
+                            &mut tt,
+                        );
                         let mut out = file.lock().map_err(|_| anyhow::anyhow!("writer failed"))?;
                         writeln!(out, "{}", sampled.line())
                             .and_then(|()| out.flush())
@@ -236,7 +262,7 @@ fn write_model(
 
 fn fit(args: &FitArgs) -> anyhow::Result<()> {
     let samples = read_samples(&args.sample)?;
-    let spreads = spreads(&samples);
+    let spreads = spreads(&samples).with_context(|| format!("in {}", args.sample.display()))?;
     print_spreads(&spreads, "depth");
     let model = fit_sigma(&spreads, args.min_count)?;
     let what = "# Multi-ProbCut's model (docs/selectivity.md): the spread in discs of a deep search's\n\

@@ -16,7 +16,7 @@ use crate::search::Searchable;
 use crate::search::othello::eval::Evaluator;
 use crate::search::othello::probcut::{EndModel, SigmaModel, end_shallow_depth};
 use crate::search::probcut::{MIN_DEPTH, shallow_depth};
-use crate::search::{Limits, Report, SearchParams, TranspositionTable, search, solve_exact};
+use crate::search::{Limits, Report, SearchParams, TranspositionTable, search_with, solve_exact};
 
 /// One sampled position and its full-width values at depths 1, 2, ...
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,21 +27,30 @@ pub struct DepthValues {
     pub position: Othello,
     /// `values[d - 1]`: the minimax value at depth `d`, from the side to move.
     pub values: Vec<i32>,
+    /// The value at depth 0: the position's own value (its evaluation) with the weights
+    /// that searched it, so that a fit does not depend on the weights it runs with. Older
+    /// sample files lack it.
+    pub standing: Option<i32>,
     /// The exact score, when sampled for the endgame model (`engine probcut sample --end`).
     pub exact: Option<i32>,
 }
 
+/// The words of a sample line that name the value after them, in their order.
+const KEYWORDS: [&str; 2] = ["eval", "end"];
+
 impl DepthValues {
     /// The line of a sample file: `<index> <board> <side> <value at depth 1> ...`, then
-    /// `end <exact score>` when it has one.
+    /// `eval <value at depth 0>` and `end <exact score>` when it has them.
     #[must_use]
     pub fn line(&self) -> String {
         let mut line = format!("{} {}", self.index, self.position);
         for v in &self.values {
             let _ = write!(line, " {v}");
         }
-        if let Some(exact) = self.exact {
-            let _ = write!(line, " end {exact}");
+        for (word, value) in KEYWORDS.iter().zip([self.standing, self.exact]) {
+            if let Some(value) = value {
+                let _ = write!(line, " {word} {value}");
+            }
         }
         line
     }
@@ -61,26 +70,43 @@ impl DepthValues {
         let side = words.next().context("no side to move")?;
         let position = Othello::parse(Geometry::Board8x8, &format!("{board} {side}"))?;
         let words: Vec<&str> = words.collect();
-        let (values, exact) = match words.iter().position(|&w| w == "end") {
-            Some(at) => match words[at + 1..] {
-                [exact] => (&words[..at], Some(exact)),
-                _ => bail!("'end' must be followed by the exact score alone"),
-            },
-            None => (&words[..], None),
-        };
         let value = |w: &str| w.parse::<i32>().context("bad value");
-        let values = values
+        let depths = words
+            .iter()
+            .position(|w| KEYWORDS.contains(w))
+            .unwrap_or(words.len());
+        let values = words[..depths]
             .iter()
             .map(|w| value(w))
             .collect::<anyhow::Result<Vec<_>>>()?;
-        let exact = exact.map(value).transpose()?;
-        if values.iter().chain(&exact).any(|v| v.abs() > 64) {
+        // Each keyword at most once, in their order, each followed by one value.
+        let mut keyed = [None; KEYWORDS.len()];
+        let mut rest = &words[depths..];
+        for (word, slot) in KEYWORDS.iter().zip(&mut keyed) {
+            if let [w, v, tail @ ..] = rest
+                && w == word
+            {
+                *slot = Some(value(v)?);
+                rest = tail;
+            }
+        }
+        if !rest.is_empty() {
+            bail!("expected 'eval <value>' then 'end <exact score>' after the values");
+        }
+        let [standing, exact] = keyed;
+        if values
+            .iter()
+            .chain(&standing)
+            .chain(&exact)
+            .any(|v| v.abs() > 64)
+        {
             bail!("a value beyond 64 discs");
         }
         Ok(DepthValues {
             index,
             position,
             values,
+            standing,
             exact,
         })
     }
@@ -140,26 +166,28 @@ pub fn deepest(empties: u32, max_depth: u32) -> u32 {
     max_depth.min(empties.saturating_sub(2)).max(1)
 }
 
-/// The position's full-width values at depths 1 to [`deepest`]: one iterative deepening
-/// (MTD(f), one thread), each iteration's score; with `end`, its exact score too. The
-/// table is cleared first, so each position's values and nodes are the same whatever was
-/// searched before.
+/// The position's full-width values with `evaluator` at depths 1 to [`deepest`]: one
+/// iterative deepening (MTD(f), one thread), each iteration's score, and its own value
+/// (depth 0); with `end`, its exact score too. The table is cleared first, so each
+/// position's values and nodes are the same whatever was searched before.
 #[must_use]
 pub fn depth_values(
     index: usize,
     position: &Othello,
     max_depth: u32,
     end: bool,
+    evaluator: &Evaluator,
     tt: &mut TranspositionTable,
 ) -> DepthValues {
     tt.clear();
     let depth = deepest(position.empty().count_ones(), max_depth);
     let mut values = Vec::new();
     let limits = Limits::depth_or_exact(Some(depth));
-    search(
+    search_with(
         position,
         tt,
         &SearchParams::default(),
+        evaluator,
         &limits,
         &mut |report| {
             if let Report::Iteration(it) = report {
@@ -172,6 +200,7 @@ pub fn depth_values(
         index,
         position: *position,
         values,
+        standing: Some(position.horizon(evaluator).value()),
         exact,
     }
 }
@@ -224,14 +253,26 @@ fn spreads_of(differences: impl Iterator<Item = ((u32, u32), i32)>) -> Vec<Sprea
 
 /// The spreads of `samples` at every depth from [`MIN_DEPTH`] with its
 /// [`shallow_depth`], by group of empties. A shallow depth of 0 is the position's own
-/// value with the shipped evaluation (what the sample's searches used), as the search
-/// takes it.
-#[must_use]
-pub fn spreads(samples: &[DepthValues]) -> Vec<Spread> {
-    let evaluator = Evaluator::default();
-    spreads_of(samples.iter().flat_map(|s| {
+/// value as the sample recorded it (with the weights its searches used).
+///
+/// # Errors
+/// A sample without its own value (an older sample file): it has to be sampled again.
+pub fn spreads(samples: &[DepthValues]) -> anyhow::Result<Vec<Spread>> {
+    let sampled = samples
+        .iter()
+        .map(|s| {
+            let standing = s.standing.with_context(|| {
+                format!(
+                    "sample {} has no 'eval <value at depth 0>': the file is older than \
+                     the fit; sample it again",
+                    s.index
+                )
+            })?;
+            Ok((s, standing))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    Ok(spreads_of(sampled.into_iter().flat_map(|(s, standing)| {
         let group = group_of(s.position.empty().count_ones());
-        let standing = s.position.horizon(&evaluator).value();
         (MIN_DEPTH..=s.values.len() as i32).map(move |depth| {
             let value = |d: i32| match d {
                 0 => standing,
@@ -240,7 +281,7 @@ pub fn spreads(samples: &[DepthValues]) -> Vec<Spread> {
             let diff = value(depth) - value(shallow_depth(depth));
             ((depth as u32, group), diff)
         })
-    }))
+    })))
 }
 
 /// Fits `sigma = c0 + c1 * empties + c2 * depth + c3 * shallow` to the spreads by least
@@ -368,6 +409,7 @@ mod tests {
             index: 7,
             position: Othello::start(Geometry::Board8x8, Start::Standard),
             values: vec![3, -1, 2, 0],
+            standing: None,
             exact: None,
         };
         assert_eq!(DepthValues::parse(&s.line()).unwrap(), s);
@@ -377,6 +419,34 @@ mod tests {
         };
         assert!(solved.line().ends_with(" 0 end -4"), "{}", solved.line());
         assert_eq!(DepthValues::parse(&solved.line()).unwrap(), solved);
+        let evaluated = DepthValues {
+            standing: Some(5),
+            ..solved.clone()
+        };
+        assert!(
+            evaluated.line().ends_with(" 0 eval 5 end -4"),
+            "{}",
+            evaluated.line()
+        );
+        assert_eq!(DepthValues::parse(&evaluated.line()).unwrap(), evaluated);
+        let unsolved = DepthValues {
+            exact: None,
+            ..evaluated.clone()
+        };
+        assert_eq!(DepthValues::parse(&unsolved.line()).unwrap(), unsolved);
+        let board = s.line().replace(" 3 -1 2 0", "");
+        for bad in [
+            " 1 end -4 eval 5",
+            " 1 eval 5 eval 5",
+            " 1 eval",
+            " 1 eval 65",
+            " eval x",
+        ] {
+            assert!(
+                DepthValues::parse(&format!("{board}{bad}")).is_err(),
+                "{bad}"
+            );
+        }
         assert!(DepthValues::parse("7 ---- X 1").is_err());
         assert!(DepthValues::parse(&format!("{} 99", s.line())).is_err());
         assert!(DepthValues::parse(&format!("{} end", s.line())).is_err());
@@ -391,6 +461,7 @@ mod tests {
             index: 3,
             position: Othello::start(Geometry::Board8x8, Start::Standard),
             values: vec![1, 2],
+            standing: None,
             exact: None,
         };
         let whole = format!("{}\n", s.line());
@@ -407,13 +478,15 @@ mod tests {
         let start = Othello::start(Geometry::Board8x8, Start::Standard);
         let p = start.play(OthelloMove::square(19));
         let mut tt = TranspositionTable::new(4);
-        let sampled = depth_values(0, &p, 5, false, &mut tt);
+        let evaluator = Evaluator::default();
+        let sampled = depth_values(0, &p, 5, false, &evaluator, &mut tt);
         assert_eq!(sampled.values.len(), 5);
         assert_eq!(sampled.exact, None);
+        assert_eq!(sampled.standing, Some(p.horizon(&evaluator).value()));
         for (d, &v) in sampled.values.iter().enumerate() {
             let limits = Limits::depth_or_exact(Some(d as u32 + 1));
             let mut fresh = TranspositionTable::new(4);
-            let alone = search(
+            let alone = crate::search::search(
                 &p,
                 &mut fresh,
                 &SearchParams::default(),
@@ -422,6 +495,28 @@ mod tests {
             );
             assert_eq!(alone.score.value, v, "depth {}", d + 1);
         }
+        // With other weights (the hand evaluation here), their values.
+        let hand = depth_values(0, &p, 5, false, &Evaluator::Hand, &mut tt);
+        assert_eq!(hand.standing, Some(p.horizon(&Evaluator::Hand).value()));
+        assert_ne!(hand, sampled);
+    }
+
+    #[test]
+    fn spreads_take_depth_0_from_the_sample_and_refuse_a_sample_without_it() {
+        // Depth 2's shallow value is depth 0's: the recorded one, whatever the weights.
+        let p = Othello::start(Geometry::Board8x8, Start::Standard);
+        let sample = |standing| DepthValues {
+            index: 4,
+            position: p,
+            values: vec![0, 3],
+            standing,
+            exact: None,
+        };
+        let found = spreads(&[sample(Some(-2))]).unwrap();
+        let at_2 = found.iter().find(|s| s.depth == 2).unwrap();
+        assert_eq!((at_2.count, at_2.mean), (1, 5.0));
+        let err = spreads(&[sample(Some(1)), sample(None)]).unwrap_err();
+        assert!(err.to_string().contains("sample 4 has no 'eval"), "{err}");
     }
 
     #[test]
@@ -439,6 +534,7 @@ mod tests {
             index: 0,
             position: p,
             values,
+            standing: None,
             exact,
         };
         let samples = [
