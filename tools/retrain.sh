@@ -6,9 +6,9 @@
 # and no speed, so the test asks only which side of zero it lies: the earlier H0 +0
 # against H1 +10 wandered undecided for thousands of games at the +4 to +10 that refits
 # have measured (sessions 54-57).
-# The fit is the shipped weights' command (docs/evaluation.md, "Training") with the
-# generated games and their labels added, on one thread: target/retrain/genN.weights for
-# N batches (about 3 minutes), kept and reused. The match is played by one build with
+# The fit is the shipped weights' command (docs/evaluation.md, "Training", since session
+# 58 the fit of 23 batches) with the first N batches, on one thread:
+# target/retrain/genN.weights (about 3 minutes), kept and reused. The match is played by one build with
 # the two weight files (option EvalFile), the book off, one game at a time (or as many as
 # CONCURRENCY, the third argument, while nothing else runs), in stages of
 # other openings, since the book has no more than about a thousand balanced openings at a
