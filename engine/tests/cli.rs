@@ -667,6 +667,7 @@ fn train_fits_weights_that_accuracy_and_the_engine_use() {
     assert!(stderr(&out).contains("other weights"), "{}", stderr(&out));
     assert_eq!(stderr(&out).trim().lines().count(), 1, "{}", stderr(&out));
     let out = sample(&theirs, &["--eval-file", weights]);
+    assert!(out.status.success(), "{}", stderr(&out));
     assert!(stderr(&out).contains("40 already in"), "{}", stderr(&out));
     let model = dir.path().join("model.txt");
     let out = engine(&[
