@@ -10,12 +10,12 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
+use engine::search::TranspositionTable;
 use engine::search::othello::eval::{EvalChoice, EvalKind};
-use engine::search::{Searchable, TranspositionTable};
 use engine::train::games::read_games;
 use engine::train::probcut::{
     EMPTIES_GROUP, Spread, depth_values, end_spreads, fit_end, fit_sigma, pick_positions,
-    read_sample, spreads,
+    read_sample, spreads, standing_value,
 };
 
 fn default_threads() -> usize {
@@ -123,7 +123,7 @@ fn sample(args: &SampleArgs) -> anyhow::Result<()> {
     // Values of other weights would mix two models in one fit.
     if let Some(s) = samples
         .iter()
-        .find(|s| s.standing != Some(s.position.horizon(&evaluator).value()))
+        .find(|s| s.standing != Some(standing_value(&s.position, &evaluator)))
     {
         bail!(
             "{}: sample {} was searched with other weights (or before samples recorded their \

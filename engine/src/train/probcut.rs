@@ -166,6 +166,13 @@ pub fn deepest(empties: u32, max_depth: u32) -> u32 {
     max_depth.min(empties.saturating_sub(2)).max(1)
 }
 
+/// The value at depth 0 that a sample records: the position's own value as the search
+/// takes it at its horizon (the evaluation with `evaluator`, or the final score).
+#[must_use]
+pub fn standing_value(position: &Othello, evaluator: &Evaluator) -> i32 {
+    position.horizon(evaluator).value()
+}
+
 /// The position's full-width values with `evaluator` at depths 1 to [`deepest`]: one
 /// iterative deepening (MTD(f), one thread), each iteration's score, and its own value
 /// (depth 0); with `end`, its exact score too. The table is cleared first, so each
@@ -200,7 +207,7 @@ pub fn depth_values(
         index,
         position: *position,
         values,
-        standing: Some(position.horizon(evaluator).value()),
+        standing: Some(standing_value(position, evaluator)),
         exact,
     }
 }
