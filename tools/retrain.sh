@@ -7,8 +7,9 @@
 # against H1 +10 wandered undecided for thousands of games at the +4 to +10 that refits
 # have measured (sessions 54-57).
 # The fit is the shipped weights' command (docs/evaluation.md, "Training", since session
-# 58 the fit of 23 batches) with the first N batches, on one thread:
-# target/retrain/genN.weights (about 3 minutes), kept and reused. The match is played by one build with
+# 61 the fit of batches 1-13 and 25-34) with the batches asked, on one thread:
+# target/retrain/genN.weights for the first N, genA-B+C-D for a list of ranges (about 4
+# minutes), kept and reused. The match is played by one build with
 # the two weight files (option EvalFile), the book off, one game at a time (or as many as
 # CONCURRENCY, the third argument, while nothing else runs), in stages of
 # other openings, since the book has no more than about a thousand balanced openings at a
@@ -20,8 +21,9 @@
 # results files with this command, and say in the journal what the SPRT decided.
 # Usage: tools/retrain.sh [ENGINE_BINARY] (default target/release/engine; its `match`
 #                         must take --sprt-after, as builds since session 57's do)
-#                         [BATCHES] (default every finished batch; a test under way goes
-#                         on with the batches it began with)
+#                         [BATCHES] (N: the first N; or ranges, `1-13,25-34`; default
+#                         every finished batch; a test under way goes on with the
+#                         batches it began with)
 #                         [CONCURRENCY] (default 1: games at a time)
 set -euo pipefail
 engine="${1:+$(realpath -- "$1")}"
@@ -31,16 +33,29 @@ sprt=-5,5,0.05,0.05
 concurrency="${3:-1}"
 finished=0
 while [ -e "data/generated/sp-d12-b$((finished + 1)).gam.gz" ]; do finished=$((finished + 1)); done
-n="${2:-$finished}"
-if ! [[ "$n" =~ ^[0-9]+$ ]] || [ "$n" -eq 0 ] || [ "$n" -gt "$finished" ]; then
-    echo "retrain: '$n' batches asked, $finished finished under data/generated/ (tools/datagen.sh makes them)" >&2
+spec="${2:-$finished}"
+[[ "$spec" =~ ^[0-9]+$ ]] && spec="1-$spec"
+if ! [[ "$spec" =~ ^[0-9]+-[0-9]+(,[0-9]+-[0-9]+)*$ ]]; then
+    echo "retrain: batches '$spec' asked: give N or ranges such as 1-13,25-34" >&2
     exit 1
 fi
+batches=()
+IFS=, read -ra ranges <<< "$spec"
+for range in "${ranges[@]}"; do
+    first=$((10#${range%-*}))
+    last=$((10#${range#*-}))
+    if [ "$first" -eq 0 ] || [ "$first" -gt "$last" ] || [ "$last" -gt "$finished" ]; then
+        echo "retrain: batches $range asked, $finished finished under data/generated/ (tools/datagen.sh makes them)" >&2
+        exit 1
+    fi
+    for ((i = first; i <= last; i++)); do batches+=("data/generated/sp-d12-b$i.gam.gz"); done
+done
+# The first N batches keep their earlier name, genN.
+n="${spec//,/+}"
+[[ "$n" =~ ^1-([0-9]+)$ ]] && n="${BASH_REMATCH[1]}"
 weights="target/retrain/gen$n.weights"
 if [ ! -e "$weights" ]; then
     mkdir -p target/retrain
-    batches=()
-    for ((i = 1; i <= n; i++)); do batches+=("data/generated/sp-d12-b$i.gam.gz"); done
     labels=()
     for f in engine/data/labels/*.lab data/generated/labels/*.lab; do labels+=(--labels "$f"); done
     # Through a temporary file, so that an interrupted fit is not taken for a finished one.
