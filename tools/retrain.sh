@@ -41,13 +41,20 @@ if ! [[ "$spec" =~ ^[0-9]+-[0-9]+(,[0-9]+-[0-9]+)*$ ]]; then
 fi
 batches=()
 IFS=, read -ra ranges <<< "$spec"
+# Ranges in increasing order, apart: a batch named twice would count twice in the fit.
+previous=0
 for range in "${ranges[@]}"; do
     first=$((10#${range%-*}))
     last=$((10#${range#*-}))
-    if [ "$first" -eq 0 ] || [ "$first" -gt "$last" ] || [ "$last" -gt "$finished" ]; then
+    if [ "$first" -le "$previous" ] || [ "$first" -gt "$last" ]; then
+        echo "retrain: batches $range asked: ranges must rise, apart, from 1" >&2
+        exit 1
+    fi
+    if [ "$last" -gt "$finished" ]; then
         echo "retrain: batches $range asked, $finished finished under data/generated/ (tools/datagen.sh makes them)" >&2
         exit 1
     fi
+    previous=$last
     for ((i = first; i <= last; i++)); do batches+=("data/generated/sp-d12-b$i.gam.gz"); done
 done
 # The first N batches keep their earlier name, genN.
