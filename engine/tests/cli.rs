@@ -482,6 +482,31 @@ fn self_play_games_are_resumed_and_trained_on() {
         ["10", "solver", "2"],
         "{engine_games:?}"
     );
+    // With a cache of solves: the same figures, made and then read from it; a file that
+    // is not one is refused with a one-line reason.
+    let cache = dir.path().join("solves.lab");
+    let cached = ["--games", "gam", "--cache", cache.to_str().unwrap()];
+    assert_eq!(accuracy(&cached), engine_games);
+    let size = std::fs::metadata(&cache).unwrap().len();
+    assert_eq!(size, 16 + 2 * 17, "a header and two records");
+    assert_eq!(accuracy(&cached), engine_games);
+    assert_eq!(std::fs::metadata(&cache).unwrap().len(), size);
+    let bad = dir.path().join("bad.lab");
+    std::fs::write(&bad, "not labels\n").unwrap();
+    let out = engine(&[
+        "accuracy",
+        games.to_str().unwrap(),
+        played.to_str().unwrap(),
+        "--games",
+        "gam",
+        "--empties",
+        "10",
+        "--cache",
+        bad.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("not a labels file"), "{err}");
 }
 
 #[test]

@@ -161,6 +161,11 @@ pub struct AccuracyArgs {
     /// Threads for solving and searching.
     #[arg(long, default_value_t = default_threads())]
     threads: usize,
+    /// A labels file of exact scores (made if missing) that the solves are read from and
+    /// added to, so that each position is solved once: the engine games' held-out
+    /// positions at 14-30 empties are in `data/accuracy/engine-games.lab`.
+    #[arg(long)]
+    cache: Option<PathBuf>,
 }
 
 /// The games `engine accuracy` measures on.
@@ -216,8 +221,9 @@ pub fn run_accuracy(args: &AccuracyArgs) -> anyhow::Result<()> {
         },
         per_empties: args.positions,
         threads: args.threads.max(1),
+        cache: args.cache.clone(),
     };
-    let rows = accuracy(&test, &measured, &references);
+    let rows = accuracy(&test, &measured, &references)?;
     // A column of mean absolute errors per weights measured, then the hand evaluation's.
     println!(
         "{:>7} {:>8} {:>9} {} {:>9}",

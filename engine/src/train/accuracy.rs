@@ -2,9 +2,11 @@
 //! games' positions, labelled by WTHOR's perfect-play score at 24 empties, by our solver,
 //! or (earlier in the game) by a deep search of ours.
 
+use std::path::PathBuf;
+
 use super::dataset::{Sample, THEORETICAL_EMPTIES};
 use super::games::{Source, TrainingGame};
-use super::labels::{Method, label_all};
+use super::labels::{LabelError, Method, exact_cached, label_all};
 use super::{mae, with_solve_progress};
 use crate::game::{Game, Side};
 use crate::search::othello::eval::hand::evaluate as hand_evaluate;
@@ -64,18 +66,24 @@ pub struct References {
     pub per_empties: usize,
     /// Threads that solve and search.
     pub threads: usize,
+    /// A labels file of exact scores to read solves from and add new ones to (see
+    /// [`exact_cached`]), so that positions far from the end are solved once for every
+    /// measure of every set of weights.
+    pub cache: Option<PathBuf>,
 }
 
 /// Measures each of `weights` and the hand evaluation on `games` from `references.source`:
 /// for WTHOR games every position with 24 empties against WTHOR's theoretical score, then
 /// positions at each count of `references` against our solver's or our search's value
 /// (found once for all the weights, with progress on stderr).
-#[must_use]
+///
+/// # Errors
+/// A cache of solves that cannot be read or written.
 pub fn accuracy(
     games: &[&TrainingGame],
     weights: &[&PatternWeights],
     references: &References,
-) -> Vec<AccuracyRow> {
+) -> Result<Vec<AccuracyRow>, LabelError> {
     let row = |empties, label: String, samples: &[Sample]| AccuracyRow {
         empties,
         label,
@@ -109,9 +117,13 @@ pub fn accuracy(
                 format!("{empties} empties, depth {depth}"),
             ),
         };
+        let threads = references.threads;
         let values = with_solve_progress(positions.len(), &what, |done| {
-            label_all(&positions, method, references.threads, done)
-        });
+            match (&references.cache, method) {
+                (Some(cache), Method::Exact) => exact_cached(&positions, cache, threads, done),
+                _ => Ok(label_all(&positions, method, threads, done)),
+            }
+        })?;
         let samples: Vec<Sample> = positions
             .iter()
             .zip(values)
@@ -119,7 +131,7 @@ pub fn accuracy(
             .collect();
         rows.push(row(empties, label, &samples));
     }
-    rows
+    Ok(rows)
 }
 
 /// Every held-out WTHOR position with 24 empties, labelled with the game's theoretical score.

@@ -12,7 +12,7 @@
 //! the symmetry class's canonical orientation) and the label, the final margin for the
 //! side to move (i8).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::ops::RangeInclusive;
 use std::path::Path;
@@ -278,6 +278,74 @@ pub fn label(
     Ok(())
 }
 
+/// The exact scores of `positions`: those the labels file `path` holds (exact scores at
+/// any empties, in canonical orientation: a cache of solves, made if missing) read from
+/// it, the others solved on `threads` threads and appended to it as each is solved, since
+/// a position with 30 empties can take minutes: an interrupted run keeps every solve it
+/// finished. `done` counts the positions found or solved.
+///
+/// # Errors
+/// A file that cannot be read or written, or one that is not such a cache.
+pub fn exact_cached(
+    positions: &[(u64, u64)],
+    path: &Path,
+    threads: usize,
+    done: &AtomicUsize,
+) -> Result<Vec<i8>, LabelError> {
+    let header = LabelsHeader {
+        empties: (0, 60),
+        shard: None,
+        method: Method::Exact,
+    };
+    let (mut file, _) = open_for_append(path, header)?;
+    let (_, known) = read_labels(path)?;
+    let mut scores: HashMap<(u64, u64), i8> = known
+        .into_iter()
+        .map(|s| ((s.me, s.opp), s.label))
+        .collect();
+    let keys: Vec<(u64, u64)> = positions
+        .iter()
+        .map(|&(me, opp)| canonical(me, opp))
+        .collect();
+    let mut asked = HashSet::new();
+    let missing: Vec<(u64, u64)> = keys
+        .iter()
+        .filter(|key| !scores.contains_key(key) && asked.insert(**key))
+        .copied()
+        .collect();
+    done.fetch_add(positions.len() - missing.len(), Ordering::Relaxed);
+    let next = AtomicUsize::new(0);
+    let written = std::thread::scope(|scope| {
+        let (sender, solved) = crossbeam_channel::unbounded();
+        for mut tt in tables_for(Method::Exact, threads) {
+            let (next, missing, sender) = (&next, &missing, sender.clone());
+            scope.spawn(move || {
+                while let Some(&(me, opp)) = missing.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let score = label_of(&position_of(me, opp), Method::Exact, &mut tt);
+                    if sender.send((me, opp, score)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for (me, opp, score) in solved {
+            let mut bytes = Vec::with_capacity(RECORD);
+            push_record(&mut bytes, me, opp, score);
+            if let Err(e) = file.write_all(&bytes).and_then(|()| file.sync_data()) {
+                // The workers stop at their next position.
+                next.store(missing.len(), Ordering::Relaxed);
+                return Err(io(path)(e));
+            }
+            scores.insert((me, opp), score);
+            done.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(())
+    });
+    written?;
+    Ok(keys.iter().map(|key| scores[key]).collect())
+}
+
 /// Appends a record: the discs of the side to move and of the opponent, and the score.
 fn push_record(bytes: &mut Vec<u8>, me: u64, opp: u64, score: i8) {
     bytes.extend_from_slice(&me.to_le_bytes());
@@ -328,14 +396,7 @@ fn label_batch(
                         let Some(&(me, opp)) = batch.get(i) else {
                             return found;
                         };
-                        let position = Othello::from_bitboards(
-                            crate::game::othello::Geometry::Board8x8,
-                            me,
-                            opp,
-                            crate::game::Side::First,
-                        )
-                        .expect("a selected position's discs do not overlap");
-                        found.push((i, label_of(&position, method, tt)));
+                        found.push((i, label_of(&position_of(me, opp), method, tt)));
                         done.fetch_add(1, Ordering::Relaxed);
                     }
                 })
@@ -350,6 +411,17 @@ fn label_batch(
         scores[i] = score;
     }
     scores
+}
+
+/// The position of a record or a selected position (the side to move's discs `me`).
+fn position_of(me: u64, opp: u64) -> Othello {
+    Othello::from_bitboards(
+        crate::game::othello::Geometry::Board8x8,
+        me,
+        opp,
+        crate::game::Side::First,
+    )
+    .expect("a labelled position's discs do not overlap")
 }
 
 /// The label of `position` by `method`, with the table `tt`.
@@ -495,6 +567,7 @@ mod tests {
     use rand::{RngExt, SeedableRng, rngs::StdRng};
 
     use super::*;
+    use crate::game::othello::symmetry::all_transforms;
     use crate::game::othello::{Geometry, OthelloMove};
     use crate::game::{Game, MoveList, Start};
     use crate::train::games::Source;
@@ -676,5 +749,61 @@ mod tests {
         std::fs::write(&exact, header.bytes()).unwrap();
         let err = merge(&[&path, &exact], &dir.path().join("m.lab")).unwrap_err();
         assert!(err.to_string().contains("labelled another way"), "{err}");
+    }
+
+    #[test]
+    fn a_cache_of_solves_is_read_before_solving_and_grows() {
+        let dir = tempfile::tempdir().unwrap();
+        let games = games(20);
+        let classes = select(&games, 8..=9);
+        // Each class twice, in two orientations: the cache keys them as one.
+        let positions: Vec<(u64, u64)> = classes
+            .iter()
+            .take(30)
+            .flat_map(|&(me, opp)| {
+                let (m, o) = (all_transforms(me), all_transforms(opp));
+                [(m[3], o[3]), (m[5], o[5])]
+            })
+            .collect();
+        let path = dir.path().join("cache.lab");
+        let done = AtomicUsize::new(0);
+        let scores = exact_cached(&positions, &path, 2, &done).unwrap();
+        assert_eq!(done.load(Ordering::Relaxed), positions.len());
+        let mut tt = TranspositionTable::new(1);
+        for (&(me, opp), &score) in positions.iter().zip(&scores) {
+            let p = Othello::from_bitboards(Geometry::Board8x8, me, opp, crate::game::Side::First)
+                .unwrap();
+            assert_eq!(i32::from(score), solve_exact(&p, &mut tt).score.value);
+        }
+        let (_, cached) = read_labels(&path).unwrap();
+        assert_eq!(cached.len(), 30, "one record per class");
+        // A score the cache holds is read, not solved again: a planted one comes back.
+        // (Records come in the order the threads finish them.)
+        let first = canonical(positions[0].0, positions[0].1);
+        let at = cached.iter().position(|s| (s.me, s.opp) == first).unwrap();
+        let planted = if scores[0] < 64 { scores[0] + 1 } else { 63 };
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[HEADER + at * RECORD + 16] = planted as u8;
+        std::fs::write(&path, &bytes).unwrap();
+        let again = exact_cached(&positions[..2], &path, 1, &AtomicUsize::new(0)).unwrap();
+        assert_eq!(again, vec![planted; 2]);
+        assert_eq!(std::fs::read(&path).unwrap(), bytes, "nothing appended");
+        // New positions are appended; another kind of labels file is refused.
+        let more: Vec<_> = select(&games, 10..=10).into_iter().take(5).collect();
+        exact_cached(&more, &path, 1, &AtomicUsize::new(0)).unwrap();
+        assert_eq!(read_labels(&path).unwrap().1.len(), 35);
+        let other = dir.path().join("other.lab");
+        label(
+            &more,
+            (10, 10),
+            Shard::WHOLE,
+            Method::Exact,
+            &other,
+            1,
+            &mut |_, _| {},
+        )
+        .unwrap();
+        let err = exact_cached(&more, &other, 1, &AtomicUsize::new(0)).unwrap_err();
+        assert!(err.to_string().contains("made by another run"), "{err}");
     }
 }
