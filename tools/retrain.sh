@@ -9,11 +9,12 @@
 # The fit is the shipped weights' command (docs/evaluation.md, "Training", since session
 # 61 the fit of batches 1-13 and 25-34) with the batches asked, on one thread:
 # target/retrain/genN.weights for the first N, genA-B+C-D for a list of ranges (about 4
-# minutes), kept and reused. The match is played by one build with
-# the two weight files (option EvalFile), the book off, one game at a time (or as many as
-# CONCURRENCY, the third argument, while nothing else runs), in stages of
-# other openings, since the book has no more than about a thousand balanced openings at a
-# given depth: each stage is a whole match with its own results file,
+# minutes), kept and reused; its held-out errors are printed beside the shipped weights'.
+# The match is played by one build with the two weight files (option EvalFile), the book
+# off, one game at a time (or as many as CONCURRENCY, the third argument, while nothing
+# else runs), in stages of other openings, since the book has no more than about a
+# thousand balanced openings at a given depth: each stage is a whole match with its own
+# results file,
 # docs/matches/weights-genN-100ms-sprt-<openings>.jsonl, whose SPRT counts the stages
 # before it (`match --sprt-after`), so that the test stops as soon as it decides; before
 # each stage it is read over every stage so far (`engine match combine --sprt`).
@@ -70,6 +71,13 @@ if [ ! -e "$weights" ]; then
         -o "$weights.tmp" --threads 1 "${labels[@]}"
     mv "$weights.tmp" "$weights"
 fi
+# The fit's errors against exact scores on the engine games' held-out positions at 14-30
+# empties, beside the shipped weights': read from the solves kept in
+# data/accuracy/engine-games.lab (the command that makes them is in docs/evaluation.md),
+# none made here, so that this takes seconds.
+"$engine" accuracy ../shared/data/othello-games --games gam --empties 14,18,20,24,26,28,30 \
+    --positions 200 --cache data/accuracy/engine-games.lab --cached-only \
+    --eval-file engine/data/othello8x8.weights --eval-file "$weights"
 files=()
 for openings in book:14:2 book:12:3 book:10:4 book:16:3; do
     file="docs/matches/weights-gen$n-100ms-sprt-${openings//:/-}.jsonl"

@@ -491,6 +491,12 @@ fn self_play_games_are_resumed_and_trained_on() {
     assert_eq!(size, 16 + 2 * 17, "a header and two records");
     assert_eq!(accuracy(&cached), engine_games);
     assert_eq!(std::fs::metadata(&cache).unwrap().len(), size);
+    // Read only, it measures what it holds: nothing at 12 empties.
+    let only = [&cached[..], &["--cached-only", "--empties", "12"]].concat();
+    let measured = accuracy(&only);
+    assert_eq!(measured[0], engine_games[0]);
+    assert_eq!(measured[1], ["12", "solver", "0", "-", "-"], "{measured:?}");
+    assert_eq!(std::fs::metadata(&cache).unwrap().len(), size);
     let bad = dir.path().join("bad.lab");
     std::fs::write(&bad, "not labels\n").unwrap();
     let out = engine(&[

@@ -166,6 +166,10 @@ pub struct AccuracyArgs {
     /// positions at 14-30 empties are in `data/accuracy/engine-games.lab`.
     #[arg(long)]
     cache: Option<PathBuf>,
+    /// With `--cache`: measure only the positions the cache holds, solving nothing (the
+    /// column `positions` says how many).
+    #[arg(long, requires = "cache")]
+    cached_only: bool,
 }
 
 /// The games `engine accuracy` measures on.
@@ -222,6 +226,7 @@ pub fn run_accuracy(args: &AccuracyArgs) -> anyhow::Result<()> {
         per_empties: args.positions,
         threads: args.threads.max(1),
         cache: args.cache.clone(),
+        cached_only: args.cached_only,
     };
     let rows = accuracy(&test, &measured, &references)?;
     // A column of mean absolute errors per weights measured, then the hand evaluation's.
@@ -238,17 +243,25 @@ pub fn run_accuracy(args: &AccuracyArgs) -> anyhow::Result<()> {
         "mae hand"
     );
     for r in rows {
+        // No positions (a cache read only that holds none): no error to give.
+        let error = |e: f64| {
+            if r.positions == 0 {
+                "-".to_string()
+            } else {
+                format!("{e:.2}")
+            }
+        };
         println!(
-            "{:>7} {:>8} {:>9} {} {:>9.2}",
+            "{:>7} {:>8} {:>9} {} {:>9}",
             r.empties,
             r.label,
             r.positions,
             r.trained
                 .iter()
-                .map(|e| format!("{e:>12.2}"))
+                .map(|&e| format!("{:>12}", error(e)))
                 .collect::<Vec<_>>()
                 .join(" "),
-            r.hand
+            error(r.hand)
         );
     }
     Ok(())

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::dataset::{Sample, THEORETICAL_EMPTIES};
 use super::games::{Source, TrainingGame};
-use super::labels::{LabelError, Method, exact_cached, label_all};
+use super::labels::{LabelError, Method, Missing, exact_cached, label_all};
 use super::{mae, with_solve_progress};
 use crate::game::{Game, Side};
 use crate::search::othello::eval::hand::evaluate as hand_evaluate;
@@ -70,6 +70,8 @@ pub struct References {
     /// [`exact_cached`]), so that positions far from the end are solved once for every
     /// measure of every set of weights.
     pub cache: Option<PathBuf>,
+    /// With a cache: measure only the positions it holds, solving nothing.
+    pub cached_only: bool,
 }
 
 /// Measures each of `weights` and the hand evaluation on `games` from `references.source`:
@@ -120,14 +122,31 @@ pub fn accuracy(
         let threads = references.threads;
         let values = with_solve_progress(positions.len(), &what, |done| {
             match (&references.cache, method) {
-                (Some(cache), Method::Exact) => exact_cached(&positions, cache, threads, done),
-                _ => Ok(label_all(&positions, method, threads, done)),
+                (Some(cache), Method::Exact) => {
+                    let missing = if references.cached_only {
+                        Missing::Skip
+                    } else {
+                        Missing::Solve { threads }
+                    };
+                    exact_cached(&positions, cache, missing, done)
+                }
+                _ => Ok(label_all(&positions, method, threads, done)
+                    .into_iter()
+                    .map(Some)
+                    .collect()),
             }
         })?;
+        // Positions left without a score (a cache read only) are left out.
         let samples: Vec<Sample> = positions
             .iter()
             .zip(values)
-            .map(|(&(me, opp), label)| Sample { me, opp, label })
+            .filter_map(|(&(me, opp), label)| {
+                Some(Sample {
+                    me,
+                    opp,
+                    label: label?,
+                })
+            })
             .collect();
         rows.push(row(empties, label, &samples));
     }

@@ -278,27 +278,54 @@ pub fn label(
     Ok(())
 }
 
+/// What [`exact_cached`] does with the positions its file does not hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Missing {
+    /// Solves them on this many threads and adds them to the file.
+    Solve {
+        /// Threads solving.
+        threads: usize,
+    },
+    /// Leaves them without a score (and the file as it is).
+    Skip,
+}
+
 /// The exact scores of `positions`: those the labels file `path` holds (exact scores at
-/// any empties, in canonical orientation: a cache of solves, made if missing) read from
-/// it, the others solved on `threads` threads and appended to it as each is solved, since
-/// a position with 30 empties can take minutes: an interrupted run keeps every solve it
-/// finished. `done` counts the positions found or solved.
+/// any empties, in canonical orientation: a cache of solves) read from it, the others as
+/// `missing` says: solved and appended to it as each is solved (the file made if there is
+/// none), since a position with 30 empties can take minutes, so that an interrupted run
+/// keeps every solve it finished; or left out (`None`). `done` counts the positions found
+/// or solved.
 ///
 /// # Errors
 /// A file that cannot be read or written, or one that is not such a cache.
 pub fn exact_cached(
     positions: &[(u64, u64)],
     path: &Path,
-    threads: usize,
+    missing: Missing,
     done: &AtomicUsize,
-) -> Result<Vec<i8>, LabelError> {
+) -> Result<Vec<Option<i8>>, LabelError> {
     let header = LabelsHeader {
         empties: (0, 60),
         shard: None,
         method: Method::Exact,
     };
-    let (mut file, _) = open_for_append(path, header)?;
-    let (_, known) = read_labels(path)?;
+    let threads = match missing {
+        Missing::Solve { threads } => threads,
+        Missing::Skip => 0,
+    };
+    // Opened (and checked) before anything is solved, to fail at once.
+    let file = match missing {
+        Missing::Solve { .. } => Some(open_for_append(path, header)?.0),
+        Missing::Skip => None,
+    };
+    let (found, known) = read_labels(path)?;
+    if found != header {
+        return Err(format(
+            path,
+            format!("not a cache of solves ({})", describe(&found)),
+        ));
+    }
     let mut scores: HashMap<(u64, u64), i8> = known
         .into_iter()
         .map(|s| ((s.me, s.opp), s.label))
@@ -314,6 +341,9 @@ pub fn exact_cached(
         .copied()
         .collect();
     done.fetch_add(positions.len() - missing.len(), Ordering::Relaxed);
+    let Some(mut file) = file else {
+        return Ok(keys.iter().map(|key| scores.get(key).copied()).collect());
+    };
     let next = AtomicUsize::new(0);
     let written = std::thread::scope(|scope| {
         let (sender, solved) = crossbeam_channel::unbounded();
@@ -343,7 +373,7 @@ pub fn exact_cached(
         Ok(())
     });
     written?;
-    Ok(keys.iter().map(|key| scores[key]).collect())
+    Ok(keys.iter().map(|key| scores.get(key).copied()).collect())
 }
 
 /// Appends a record: the discs of the side to move and of the opponent, and the score.
@@ -767,7 +797,14 @@ mod tests {
             .collect();
         let path = dir.path().join("cache.lab");
         let done = AtomicUsize::new(0);
-        let scores = exact_cached(&positions, &path, 2, &done).unwrap();
+        let solve = |threads| Missing::Solve { threads };
+        // Nothing to read yet: with nothing solved, no file.
+        assert!(exact_cached(&positions, &path, Missing::Skip, &done).is_err());
+        let scores: Vec<i8> = exact_cached(&positions, &path, solve(2), &done)
+            .unwrap()
+            .into_iter()
+            .map(Option::unwrap)
+            .collect();
         assert_eq!(done.load(Ordering::Relaxed), positions.len());
         let mut tt = TranspositionTable::new(1);
         for (&(me, opp), &score) in positions.iter().zip(&scores) {
@@ -785,12 +822,15 @@ mod tests {
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[HEADER + at * RECORD + 16] = planted as u8;
         std::fs::write(&path, &bytes).unwrap();
-        let again = exact_cached(&positions[..2], &path, 1, &AtomicUsize::new(0)).unwrap();
-        assert_eq!(again, vec![planted; 2]);
+        let again = exact_cached(&positions[..2], &path, solve(1), &AtomicUsize::new(0));
+        assert_eq!(again.unwrap(), vec![Some(planted); 2]);
         assert_eq!(std::fs::read(&path).unwrap(), bytes, "nothing appended");
         // New positions are appended; another kind of labels file is refused.
         let more: Vec<_> = select(&games, 10..=10).into_iter().take(5).collect();
-        exact_cached(&more, &path, 1, &AtomicUsize::new(0)).unwrap();
+        let skipped = exact_cached(&more, &path, Missing::Skip, &AtomicUsize::new(0));
+        assert_eq!(skipped.unwrap(), vec![None; 5]);
+        assert_eq!(std::fs::read(&path).unwrap(), bytes, "nothing solved");
+        exact_cached(&more, &path, solve(1), &AtomicUsize::new(0)).unwrap();
         assert_eq!(read_labels(&path).unwrap().1.len(), 35);
         let other = dir.path().join("other.lab");
         label(
@@ -803,7 +843,9 @@ mod tests {
             &mut |_, _| {},
         )
         .unwrap();
-        let err = exact_cached(&more, &other, 1, &AtomicUsize::new(0)).unwrap_err();
+        let err = exact_cached(&more, &other, solve(1), &AtomicUsize::new(0)).unwrap_err();
         assert!(err.to_string().contains("made by another run"), "{err}");
+        let err = exact_cached(&more, &other, Missing::Skip, &AtomicUsize::new(0)).unwrap_err();
+        assert!(err.to_string().contains("not a cache of solves"), "{err}");
     }
 }
