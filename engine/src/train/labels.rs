@@ -310,14 +310,10 @@ pub fn exact_cached(
         shard: None,
         method: Method::Exact,
     };
-    let threads = match missing {
-        Missing::Solve { threads } => threads,
-        Missing::Skip => 0,
-    };
     // Opened (and checked) before anything is solved, to fail at once.
-    let file = match missing {
-        Missing::Solve { .. } => Some(open_for_append(path, header)?.0),
-        Missing::Skip => None,
+    let (file, threads) = match missing {
+        Missing::Solve { threads } => (Some(open_for_append(path, header)?.0), threads),
+        Missing::Skip => (None, 0),
     };
     let (found, known) = read_labels(path)?;
     if found != header {
