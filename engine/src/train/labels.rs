@@ -3,7 +3,8 @@
 //! each solved exactly (`solve`) or valued by a search of a given depth (`search`: for
 //! positions too far from the end to solve), written to a compact file that `engine train
 //! --labels` reads. A run can be one shard of many (`--shard i/n`, then `engine label
-//! merge`) and resumes where it stopped.
+//! merge`) and resumes where it stopped. The same files of exact scores keep the solves
+//! of `engine accuracy --cache` ([`exact_cached`]).
 //!
 //! File: `GSLAB001` for exact labels, `GSLAB002` for searched ones; the empties range and
 //! the shard (8 bytes: lowest, highest empties, shard index, shard count as u16; 0/0 once
@@ -260,6 +261,7 @@ pub fn label(
         .map(|(_, p)| *p)
         .collect();
     let (mut file, done) = open_for_append(path, header)?;
+    let done = done.len();
     let mut tables = tables_for(method, threads);
     let mut solved = done.min(mine.len());
     progress(solved, mine.len());
@@ -311,17 +313,22 @@ pub fn exact_cached(
         method: Method::Exact,
     };
     // Opened (and checked) before anything is solved, to fail at once.
-    let (file, threads) = match missing {
-        Missing::Solve { threads } => (Some(open_for_append(path, header)?.0), threads),
-        Missing::Skip => (None, 0),
+    let (file, known, threads) = match missing {
+        Missing::Solve { threads } => {
+            let (file, known) = open_for_append(path, header)?;
+            (Some(file), known, threads)
+        }
+        Missing::Skip => {
+            let (found, known) = read_labels(path)?;
+            if found != header {
+                return Err(format(
+                    path,
+                    format!("not a cache of solves ({})", describe(&found)),
+                ));
+            }
+            (None, known, 0)
+        }
     };
-    let (found, known) = read_labels(path)?;
-    if found != header {
-        return Err(format(
-            path,
-            format!("not a cache of solves ({})", describe(&found)),
-        ));
-    }
     let mut scores: HashMap<(u64, u64), i8> = known
         .into_iter()
         .map(|s| ((s.me, s.opp), s.label))
@@ -470,12 +477,12 @@ fn label_of(position: &Othello, method: Method, tt: &mut TranspositionTable) -> 
     value.clamp(-64, 64) as i8
 }
 
-/// The file opened after its last whole record (made with `header` if new), and how many
+/// The file opened after its last whole record (made with `header` if new), and the
 /// records it holds.
 fn open_for_append(
     path: &Path,
     header: LabelsHeader,
-) -> Result<(std::fs::File, usize), LabelError> {
+) -> Result<(std::fs::File, Vec<Sample>), LabelError> {
     let mut file = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
@@ -487,7 +494,7 @@ fn open_for_append(
     file.read_to_end(&mut bytes).map_err(io(path))?;
     if bytes.is_empty() {
         file.write_all(&header.bytes()).map_err(io(path))?;
-        return Ok((file, 0));
+        return Ok((file, Vec::new()));
     }
     let (found, len) = header_of(path, &bytes)?;
     if found != header {
@@ -500,12 +507,12 @@ fn open_for_append(
         ));
     }
     let whole = (bytes.len() - len) / RECORD;
-    records(path, &found, &bytes[len..len + whole * RECORD])?;
+    let held = records(path, &found, &bytes[len..len + whole * RECORD])?;
     let end = (len + whole * RECORD) as u64;
     file.set_len(end)
         .and_then(|()| file.seek(SeekFrom::Start(end)).map(drop))
         .map_err(io(path))?;
-    Ok((file, whole))
+    Ok((file, held))
 }
 
 /// Writes the records of several labels files (the shards of one run) to `output`, one
@@ -804,9 +811,8 @@ mod tests {
         assert_eq!(done.load(Ordering::Relaxed), positions.len());
         let mut tt = TranspositionTable::new(1);
         for (&(me, opp), &score) in positions.iter().zip(&scores) {
-            let p = Othello::from_bitboards(Geometry::Board8x8, me, opp, crate::game::Side::First)
-                .unwrap();
-            assert_eq!(i32::from(score), solve_exact(&p, &mut tt).score.value);
+            let exact = solve_exact(&position_of(me, opp), &mut tt).score.value;
+            assert_eq!(i32::from(score), exact);
         }
         let (_, cached) = read_labels(&path).unwrap();
         assert_eq!(cached.len(), 30, "one record per class");
