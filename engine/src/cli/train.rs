@@ -50,6 +50,10 @@ pub struct TrainArgs {
     /// hold are trained on them (an exact label before a searched one).
     #[arg(long, value_name = "FILE")]
     labels: Vec<PathBuf>,
+    /// Fit each phase also on the positions of neighbouring phases whose discs come within
+    /// this many of its own (0: on its own positions alone).
+    #[arg(long, default_value_t = 0, value_name = "DISCS")]
+    phase_margin: u32,
     /// How much of a position's label a searched label makes, the game's label the rest
     /// (1: the search's value alone; exact labels always replace the game's).
     #[arg(long, default_value_t = 1.0, value_name = "W")]
@@ -98,6 +102,7 @@ pub fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
             solve_every: args.solve_every,
         },
         threads: args.threads.max(1),
+        phase_margin: args.phase_margin,
     };
     let (weights, reports) = train(&args.data, config)?;
     weights

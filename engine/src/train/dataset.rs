@@ -9,7 +9,7 @@ use super::labels::{Method, label_all};
 use crate::game::othello::Othello;
 use crate::game::othello::symmetry::canonical;
 use crate::game::{Game, Side};
-use crate::search::othello::eval::weights::{PHASES, phase};
+use crate::search::othello::eval::weights::{PHASES, phases_within};
 
 /// A position and its label.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,17 +173,24 @@ impl GivenLabels {
 }
 
 /// Every labelled position of `games`, by phase: its label where `given` holds it, else
-/// as `policy` says. Positions to solve are solved on `threads` threads; `progress`
-/// counts solved positions.
+/// as `policy` says; in every phase whose discs come within `phase_margin` discs of its
+/// own (0: its phase alone). Positions to solve are solved on `threads` threads;
+/// `progress` counts solved positions.
 #[must_use]
 pub fn samples(
     games: &[&TrainingGame],
     policy: LabelPolicy,
     given: &GivenLabels,
+    phase_margin: u32,
     threads: usize,
     progress: &AtomicUsize,
 ) -> Vec<Vec<Sample>> {
     let mut by_phase: Vec<Vec<Sample>> = vec![Vec::new(); PHASES];
+    let mut add = |sample: Sample| {
+        for p in phases_within(sample.empties(), phase_margin) {
+            by_phase[p].push(sample);
+        }
+    };
     let mut to_solve = Vec::new();
     for (n, game) in games.iter().enumerate() {
         for position in &game.positions {
@@ -200,14 +207,13 @@ pub fn samples(
             };
             let game = game_label(game, empties).map(|black| side * black);
             if let Some(label) = given.label(me, opp, game) {
-                by_phase[phase(empties)].push(Sample { me, opp, label });
+                add(Sample { me, opp, label });
             }
         }
     }
     let values = label_all(&to_solve, Method::Exact, threads, progress);
     for (&(me, opp), label) in to_solve.iter().zip(values) {
-        let sample = Sample { me, opp, label };
-        by_phase[phase(sample.empties())].push(sample);
+        add(Sample { me, opp, label });
     }
     by_phase
 }

@@ -35,6 +35,9 @@ pub struct TrainConfig {
     pub given: GivenLabels,
     /// Threads for solving and fitting.
     pub threads: usize,
+    /// Each phase is also fitted on the positions of its neighbours' whose discs come
+    /// within this many of its own (0: its own alone); held-out errors stay per phase.
+    pub phase_margin: u32,
 }
 
 /// One phase's figures after training.
@@ -164,13 +167,21 @@ pub fn train_on(
     let lines = !std::io::stderr().is_terminal();
     let to_solve = positions_to_solve(train_games, config.labels, &config.given);
     let by_phase = with_solve_progress(to_solve, "exact labels", |solved| {
-        samples(train_games, config.labels, &config.given, threads, solved)
+        samples(
+            train_games,
+            config.labels,
+            &config.given,
+            config.phase_margin,
+            threads,
+            solved,
+        )
     });
     // Held-out positions keep their game labels, so that errors compare across runs.
     let test_by_phase = samples(
         test_games,
         LabelPolicy::default(),
         &GivenLabels::default(),
+        0,
         1,
         &AtomicUsize::new(0),
     );
@@ -250,6 +261,7 @@ mod tests {
     use super::*;
     use crate::game::othello::OthelloMove;
     use crate::game::{Game, MoveList, Start};
+    use crate::search::othello::eval::weights::phase_discs;
 
     /// A game played by a greedy player that sometimes plays at random.
     fn random_game(rng: &mut StdRng) -> (Vec<OthelloMove>, Othello) {
@@ -350,6 +362,7 @@ mod tests {
             &test,
             LabelPolicy::default(),
             &GivenLabels::default(),
+            0,
             1,
             &AtomicUsize::new(0),
         );
@@ -357,6 +370,34 @@ mod tests {
             let fitted = mae(test, |p| weights.evaluate(p));
             let even = mae(test, |_| 0);
             assert!(fitted < even, "phase {phase}: {fitted} >= {even}");
+        }
+        // With a margin, a phase holds its own positions and its neighbours' within it.
+        let shared = samples(
+            &test,
+            LabelPolicy::default(),
+            &GivenLabels::default(),
+            2,
+            1,
+            &AtomicUsize::new(0),
+        );
+        for (phase, held) in shared.iter().enumerate() {
+            let (first, last) = phase_discs(phase);
+            let near = |s: &&Sample| {
+                let discs = 64 - s.empties() as usize;
+                first <= discs + 2 && discs <= last + 2
+            };
+            let expected: Vec<Sample> = test_samples
+                .iter()
+                .flatten()
+                .filter(near)
+                .copied()
+                .collect();
+            let mut held = held.clone();
+            let mut expected = expected;
+            held.sort_by_key(|s| (s.me, s.opp, s.label));
+            expected.sort_by_key(|s| (s.me, s.opp, s.label));
+            assert_eq!(held, expected, "phase {phase}");
+            assert!(held.len() > test_samples[phase].len(), "phase {phase}");
         }
         // The file round-trips.
         let path = dir.path().join("w.bin");
@@ -385,7 +426,7 @@ mod tests {
             ..LabelPolicy::default()
         };
         let solved = AtomicUsize::new(0);
-        let by_phase = samples(&refs, policy, &GivenLabels::default(), 2, &solved);
+        let by_phase = samples(&refs, policy, &GivenLabels::default(), 0, 2, &solved);
         assert_eq!(
             solved.load(Ordering::Relaxed),
             positions_to_solve(&refs, policy, &GivenLabels::default())
@@ -407,7 +448,7 @@ mod tests {
         // solve, for the positions they hold.
         let exact = GivenLabels::new(solved.iter().copied(), [], 1.0);
         let none = AtomicUsize::new(0);
-        let given = samples(&refs, LabelPolicy::default(), &exact, 2, &none);
+        let given = samples(&refs, LabelPolicy::default(), &exact, 0, 2, &none);
         assert_eq!(none.load(Ordering::Relaxed), 0);
         let mut late: Vec<Sample> = given
             .iter()

@@ -50,6 +50,14 @@ pub fn phase(empties: u32) -> usize {
     ((60 - empties.min(60) as usize) / PHASE_DISCS).min(PHASES - 1)
 }
 
+/// The phases whose discs come within `margin` discs of a position's with `empties` empty
+/// squares: the phases a trainer that shares positions between neighbouring phases
+/// (`engine train --phase-margin`) fits on it.
+#[must_use]
+pub fn phases_within(empties: u32, margin: u32) -> std::ops::RangeInclusive<usize> {
+    phase(empties.saturating_add(margin))..=phase(empties.saturating_sub(margin))
+}
+
 /// The discs on the board in `phase`: its first and last counts.
 #[must_use]
 pub fn phase_discs(phase: usize) -> (usize, usize) {
@@ -358,5 +366,24 @@ mod tests {
         }
         assert_eq!(phase_discs(0), (4, 7));
         assert_eq!(phase_discs(PHASES - 1), (60, 64));
+    }
+
+    #[test]
+    fn phases_within_a_margin_are_those_whose_discs_come_that_near() {
+        for margin in 0..=5 {
+            for empties in 0..=60u32 {
+                let discs = 64 - empties as usize;
+                let within = phases_within(empties, margin);
+                for p in 0..PHASES {
+                    let (first, last) = phase_discs(p);
+                    let near = first <= discs + margin as usize && discs <= last + margin as usize;
+                    assert_eq!(
+                        within.contains(&p),
+                        near,
+                        "{empties} empties, margin {margin}, phase {p}"
+                    );
+                }
+            }
+        }
     }
 }
