@@ -497,6 +497,25 @@ fn self_play_games_are_resumed_and_trained_on() {
     assert_eq!(measured[0], engine_games[0]);
     assert_eq!(measured[1], ["12", "solver", "0", "-", "-"], "{measured:?}");
     assert_eq!(std::fs::metadata(&cache).unwrap().len(), size);
+    // `--choices`: every move of those positions solved into the cache, then read from
+    // it; a line per count of empties with the shipped and the hand evaluations' regret
+    // and error between moves, then the hand's difference from the shipped.
+    let choices = [&cached[..], &["--choices"]].concat();
+    let table = accuracy(&choices);
+    assert_eq!(table.len(), 5, "{table:?}");
+    assert_eq!(table[1][..2], ["10", "2"], "{table:?}");
+    for cell in &table[1][2..] {
+        let (regret, between) = cell.split_once('/').unwrap();
+        assert!(regret.parse::<f64>().unwrap() >= 0.0, "{table:?}");
+        assert!(between.parse::<f64>().unwrap() >= 0.0, "{table:?}");
+    }
+    assert_eq!(table[4][..2], ["10", "2"], "{table:?}");
+    assert!(table[4][2].contains('±'), "{table:?}");
+    let grown = std::fs::metadata(&cache).unwrap().len();
+    assert!(grown > size, "the moves' solves kept");
+    let read_only = [&choices[..], &["--cached-only"]].concat();
+    assert_eq!(accuracy(&read_only), table);
+    assert_eq!(std::fs::metadata(&cache).unwrap().len(), grown);
     let bad = dir.path().join("bad.lab");
     std::fs::write(&bad, "not labels\n").unwrap();
     let out = engine(&[

@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use engine::search::Selectivity;
 use engine::search::othello::eval::PatternWeights;
 use engine::search::othello::eval::weights::phase_discs;
-use engine::train::accuracy::{References, accuracy};
+use engine::train::accuracy::{ChoiceRow, References, accuracy, choices};
 use engine::train::dataset::{GivenLabels, LabelPolicy};
 use engine::train::fit::FitParams;
 use engine::train::games::Source;
@@ -175,6 +175,12 @@ pub struct AccuracyArgs {
     /// column `positions` says how many).
     #[arg(long, requires = "cache")]
     cached_only: bool,
+    /// Measure how each evaluation chooses among the moves of the positions at
+    /// `--empties` instead (every move solved): the discs its one-ply choice loses
+    /// against the best move, and its error between the moves (with its mean error over
+    /// them taken out), on average, `regret/between` a column.
+    #[arg(long, conflicts_with = "searched")]
+    choices: bool,
 }
 
 /// The games `engine accuracy` measures on.
@@ -233,6 +239,9 @@ pub fn run_accuracy(args: &AccuracyArgs) -> anyhow::Result<()> {
         cache: args.cache.clone(),
         cached_only: args.cached_only,
     };
+    if args.choices {
+        return print_choices(&choices(&test, &measured, &references)?, &weights);
+    }
     let rows = accuracy(&test, &measured, &references)?;
     // A column of mean absolute errors per weights measured, then the hand evaluation's.
     println!(
@@ -268,6 +277,71 @@ pub fn run_accuracy(args: &AccuracyArgs) -> anyhow::Result<()> {
                 .join(" "),
             error(r.hand)
         );
+    }
+    Ok(())
+}
+
+/// The tables of `engine accuracy --choices`: per count of empties, `regret/between` per
+/// weights measured, then the hand evaluation's; then, per weights after the first, their
+/// difference from the first's, position by position, with its 95% interval.
+fn print_choices(
+    rows: &[ChoiceRow],
+    weights: &[(String, Arc<PatternWeights>)],
+) -> anyhow::Result<()> {
+    let names: Vec<&str> = weights
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .chain(["hand"])
+        .collect();
+    let header = |names: &[&str]| {
+        println!(
+            "{:>7} {:>9} {}",
+            "empties",
+            "positions",
+            names
+                .iter()
+                .map(|name| format!("{name:>22}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    };
+    let line = |r: &ChoiceRow, cells: Vec<String>| {
+        let cells: Vec<String> = cells
+            .into_iter()
+            .map(|cell| {
+                if r.positions() == 0 {
+                    "-".to_string()
+                } else {
+                    cell
+                }
+            })
+            .map(|cell| format!("{cell:>22}"))
+            .collect();
+        println!("{:>7} {:>9} {}", r.empties, r.positions(), cells.join(" "));
+    };
+    println!("regret/between, in discs:");
+    header(&names);
+    for r in rows {
+        let cells = (0..names.len())
+            .map(|n| {
+                let c = r.mean(n);
+                format!("{:.2}/{:.2}", c.regret, c.centred)
+            })
+            .collect();
+        line(r, cells);
+    }
+    if names.len() > 1 {
+        println!("against {}, the same positions (95% intervals):", names[0]);
+        header(&names[1..]);
+        for r in rows {
+            let cells = (1..names.len())
+                .map(|n| {
+                    let ((regret, r95), (centred, c95)) = r.against_first(n);
+                    format!("{regret:+.2}±{r95:.2}/{centred:+.3}±{c95:.3}")
+                })
+                .collect();
+            line(r, cells);
+        }
     }
     Ok(())
 }

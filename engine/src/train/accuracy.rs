@@ -8,7 +8,8 @@ use super::dataset::{Sample, THEORETICAL_EMPTIES};
 use super::games::{Source, TrainingGame};
 use super::labels::{LabelError, Method, Missing, exact_cached, label_all};
 use super::{mae, with_solve_progress};
-use crate::game::{Game, Side};
+use crate::game::othello::Othello;
+use crate::game::{Game, MoveList, Side};
 use crate::search::othello::eval::hand::evaluate as hand_evaluate;
 use crate::search::othello::eval::weights::PatternWeights;
 
@@ -33,7 +34,7 @@ fn positions_at(
     source: Source,
     empties: u32,
     limit: usize,
-) -> Vec<(usize, crate::game::othello::Othello)> {
+) -> Vec<(usize, Othello)> {
     games
         .iter()
         .enumerate()
@@ -171,4 +172,235 @@ fn theoretical_samples(games: &[&TrainingGame]) -> Vec<Sample> {
             })
         })
         .collect()
+}
+
+/// One line of the table of choices: how well each evaluation, one ply deep, chooses
+/// among the moves of held-out positions whose every move's exact score is known.
+#[derive(Clone, Debug)]
+pub struct ChoiceRow {
+    /// Empty squares of the positions (their moves lead to one fewer).
+    pub empties: u32,
+    /// Per trained evaluation measured, in order, then the hand evaluation: its
+    /// [`Choice`] on each position measured (those with two moves or more, every move's
+    /// score known), the same positions in the same order for each.
+    pub choices: Vec<Vec<Choice>>,
+}
+
+impl ChoiceRow {
+    /// Positions measured.
+    #[must_use]
+    pub fn positions(&self) -> usize {
+        self.choices.first().map_or(0, Vec::len)
+    }
+
+    /// The mean [`Choice`] of the `n`-th evaluation.
+    #[must_use]
+    pub fn mean(&self, n: usize) -> Choice {
+        let (regret, centred) =
+            mean_and_interval(self.choices[n].iter().map(|c| (c.regret, c.centred)));
+        Choice {
+            regret: regret.0,
+            centred: centred.0,
+        }
+    }
+
+    /// The `n`-th evaluation's mean [`Choice`] less the first's, position by position,
+    /// each with the half-width of its 95% interval: (regret, centred).
+    #[must_use]
+    pub fn against_first(&self, n: usize) -> ((f64, f64), (f64, f64)) {
+        mean_and_interval(
+            self.choices[n]
+                .iter()
+                .zip(&self.choices[0])
+                .map(|(c, first)| (c.regret - first.regret, c.centred - first.centred)),
+        )
+    }
+}
+
+/// The means of both values of `pairs`, each with the half-width of its 95% interval
+/// (normal approximation; 0 with fewer than two).
+fn mean_and_interval(pairs: impl Iterator<Item = (f64, f64)>) -> ((f64, f64), (f64, f64)) {
+    let pairs: Vec<(f64, f64)> = pairs.collect();
+    let one = |value: fn(&(f64, f64)) -> f64| {
+        let n = pairs.len() as f64;
+        if pairs.is_empty() {
+            return (0.0, 0.0);
+        }
+        let mean = pairs.iter().map(value).sum::<f64>() / n;
+        if pairs.len() < 2 {
+            return (mean, 0.0);
+        }
+        let variance = pairs.iter().map(|p| (value(p) - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        (mean, 1.96 * (variance / n).sqrt())
+    };
+    (one(|p| p.0), one(|p| p.1))
+}
+
+/// How an evaluation chooses among a position's moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Choice {
+    /// Discs lost by playing the move whose position the evaluation values best for the
+    /// mover, against the best move (0 when it finds a best move).
+    pub regret: f64,
+    /// Mean absolute error on the moves' positions once the evaluation's mean error over
+    /// them is taken out: what an evaluation gets wrong between moves, where the search
+    /// compares, rather than about the position as a whole.
+    pub centred: f64,
+}
+
+/// The [`Choice`] of `eval` on a position whose moves lead to `children`, each with its
+/// exact score (both from the side to move after the move).
+fn choice(children: &[(Othello, i8)], eval: impl Fn(&Othello) -> i32) -> Choice {
+    let errors: Vec<f64> = children
+        .iter()
+        .map(|(p, exact)| f64::from(eval(p) - i32::from(*exact)))
+        .collect();
+    let mean = errors.iter().sum::<f64>() / errors.len() as f64;
+    let centred = errors.iter().map(|e| (e - mean).abs()).sum::<f64>() / errors.len() as f64;
+    // The mover wants the move after which the opponent's value is least.
+    let best = children.iter().map(|&(_, exact)| exact).min().unwrap_or(0);
+    let chosen = children
+        .iter()
+        .min_by_key(|(p, _)| eval(p))
+        .map_or(best, |&(_, exact)| exact);
+    Choice {
+        regret: f64::from(chosen - best),
+        centred,
+    }
+}
+
+/// Measures how each of `weights` and the hand evaluation choose among the moves of
+/// `games`' positions from `references.source`, at each count of `references.solved`:
+/// every move of every position is solved exactly (through `references.cache` when given,
+/// as [`accuracy`] does; with progress on stderr). Positions with fewer than two moves
+/// are left out, as are (with `cached_only`) those with a move the cache has no score for.
+///
+/// # Errors
+/// A cache of solves that cannot be read or written.
+pub fn choices(
+    games: &[&TrainingGame],
+    weights: &[&PatternWeights],
+    references: &References,
+) -> Result<Vec<ChoiceRow>, LabelError> {
+    let mut rows = Vec::new();
+    for &empties in &references.solved {
+        let parents: Vec<Vec<Othello>> =
+            positions_at(games, references.source, empties, references.per_empties)
+                .into_iter()
+                .map(|(_, p)| {
+                    let mut moves = MoveList::new();
+                    p.generate_moves(&mut moves);
+                    moves.iter().map(|&m| p.play(m)).collect::<Vec<_>>()
+                })
+                .filter(|children| children.len() >= 2)
+                .collect();
+        let positions: Vec<(u64, u64)> = parents
+            .iter()
+            .flatten()
+            .map(|c| (c.me(), c.opp()))
+            .collect();
+        let what = format!("{empties} empties, their moves");
+        let threads = references.threads;
+        let mut values =
+            with_solve_progress(positions.len(), &what, |done| match &references.cache {
+                Some(cache) => {
+                    let missing = if references.cached_only {
+                        Missing::Skip
+                    } else {
+                        Missing::Solve { threads }
+                    };
+                    exact_cached(&positions, cache, missing, done)
+                }
+                None => Ok(label_all(&positions, Method::Exact, threads, done)
+                    .into_iter()
+                    .map(Some)
+                    .collect()),
+            })?
+            .into_iter();
+        let scored: Vec<Vec<(Othello, i8)>> = parents
+            .into_iter()
+            .filter_map(|children| {
+                let scores: Vec<Option<i8>> = values.by_ref().take(children.len()).collect();
+                children
+                    .into_iter()
+                    .zip(scores)
+                    .map(|(c, s)| Some((c, s?)))
+                    .collect()
+            })
+            .collect();
+        let on_each = |eval: &dyn Fn(&Othello) -> i32| -> Vec<Choice> {
+            scored.iter().map(|c| choice(c, eval)).collect()
+        };
+        let mut measured: Vec<Vec<Choice>> = weights
+            .iter()
+            .map(|w| on_each(&|p| w.evaluate(p)))
+            .collect();
+        measured.push(on_each(&hand_evaluate));
+        rows.push(ChoiceRow {
+            empties,
+            choices: measured,
+        });
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Start;
+    use crate::game::othello::Geometry;
+
+    /// The four positions after the first move of a game.
+    fn first_moves() -> Vec<Othello> {
+        let start = Othello::start(Geometry::Board8x8, Start::Standard);
+        let mut moves = MoveList::new();
+        start.generate_moves(&mut moves);
+        moves.iter().map(|&m| start.play(m)).collect()
+    }
+
+    #[test]
+    fn a_choice_counts_the_discs_lost_and_the_error_between_moves() {
+        let children = first_moves();
+        let scored: Vec<(Othello, i8)> = children.iter().copied().zip([3, -2, 5, 0]).collect();
+        let eval_of = |values: [i32; 4]| {
+            let children = children.clone();
+            move |p: &Othello| values[children.iter().position(|c| c == p).unwrap()]
+        };
+        // The best move leaves the opponent -2; the evaluation picks the one leaving 0.
+        // Its errors -2, 2, -1, -1 have mean -0.5: 1.5, 2.5, 0.5, 0.5 from it.
+        let c = choice(&scored, eval_of([1, 0, 4, -1]));
+        assert_eq!(
+            c,
+            Choice {
+                regret: 2.0,
+                centred: 1.25
+            }
+        );
+        // An evaluation off by the same everywhere chooses right and errs by nothing between.
+        let c = choice(&scored, eval_of([10, 5, 12, 7]));
+        assert_eq!(
+            c,
+            Choice {
+                regret: 0.0,
+                centred: 0.0
+            }
+        );
+    }
+
+    #[test]
+    fn differences_from_the_first_evaluation_are_paired() {
+        let c = |regret, centred| Choice { regret, centred };
+        let row = ChoiceRow {
+            empties: 12,
+            choices: vec![
+                vec![c(0.0, 1.0), c(4.0, 3.0), c(2.0, 2.0)],
+                vec![c(1.0, 1.5), c(5.0, 3.5), c(3.0, 2.5)],
+            ],
+        };
+        assert_eq!(row.positions(), 3);
+        assert_eq!(row.mean(1), c(3.0, 2.5));
+        // Always one disc and half a disc more, position by position: no doubt about it.
+        assert_eq!(row.against_first(1), ((1.0, 0.0), (0.5, 0.0)));
+        assert_eq!(row.against_first(0), ((0.0, 0.0), (0.0, 0.0)));
+    }
 }
