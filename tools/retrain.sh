@@ -78,6 +78,13 @@ fi
 "$engine" accuracy ../shared/data/othello-games --games gam --empties 14,18,20,24,26,28,30 \
     --positions 200 --cache data/accuracy/engine-games.lab --cached-only \
     --eval-file engine/data/othello8x8.weights --eval-file "$weights"
+# And how it chooses between moves against the shipped weights (every move of 1,000
+# held-out positions at 14, 18 and 20 empties solved, in
+# data/accuracy/engine-games-choices.lab): its error between moves is what the search
+# compares, and with it a better mean error has not always been better play (session 63).
+"$engine" accuracy ../shared/data/othello-games --games gam --empties 14,18,20 \
+    --positions 1000 --cache data/accuracy/engine-games-choices.lab --cached-only --choices \
+    --eval-file engine/data/othello8x8.weights --eval-file "$weights"
 files=()
 for openings in book:14:2 book:12:3 book:10:4 book:16:3; do
     file="docs/matches/weights-gen$n-100ms-sprt-${openings//:/-}.jsonl"
