@@ -325,7 +325,7 @@ fn print_choices(
         let cells = (0..names.len())
             .map(|n| {
                 let c = r.mean(n);
-                format!("{:.2}/{:.2}", c.regret, c.centred)
+                format!("{:.2}/{:.2}", c.regret, c.between)
             })
             .collect();
         line(r, cells);
@@ -336,8 +336,8 @@ fn print_choices(
         for r in rows {
             let cells = (1..names.len())
                 .map(|n| {
-                    let ((regret, r95), (centred, c95)) = r.against_first(n);
-                    format!("{regret:+.2}±{r95:.2}/{centred:+.3}±{c95:.3}")
+                    let ((regret, r95), (between, b95)) = r.against_first(n);
+                    format!("{regret:+.2}±{r95:.2}/{between:+.3}±{b95:.3}")
                 })
                 .collect();
             line(r, cells);

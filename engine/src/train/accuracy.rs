@@ -3,6 +3,7 @@
 //! or (earlier in the game) by a deep search of ours.
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicUsize;
 
 use super::dataset::{Sample, THEORETICAL_EMPTIES};
 use super::games::{Source, TrainingGame};
@@ -120,22 +121,12 @@ pub fn accuracy(
                 format!("{empties} empties, depth {depth}"),
             ),
         };
-        let threads = references.threads;
-        let values = with_solve_progress(positions.len(), &what, |done| {
-            match (&references.cache, method) {
-                (Some(cache), Method::Exact) => {
-                    let missing = if references.cached_only {
-                        Missing::Skip
-                    } else {
-                        Missing::Solve { threads }
-                    };
-                    exact_cached(&positions, cache, missing, done)
-                }
-                _ => Ok(label_all(&positions, method, threads, done)
-                    .into_iter()
-                    .map(Some)
-                    .collect()),
-            }
+        let values = with_solve_progress(positions.len(), &what, |done| match method {
+            Method::Exact => exact_scores(&positions, references, done),
+            Method::Search { .. } => Ok(label_all(&positions, method, references.threads, done)
+                .into_iter()
+                .map(Some)
+                .collect()),
         })?;
         // Positions left without a score (a cache read only) are left out.
         let samples: Vec<Sample> = positions
@@ -152,6 +143,30 @@ pub fn accuracy(
         rows.push(row(empties, label, &samples));
     }
     Ok(rows)
+}
+
+/// The exact scores of `positions`: through `references.cache` when it is given (left
+/// without a score where a read-only cache has none), else solved; `done` counts them.
+fn exact_scores(
+    positions: &[(u64, u64)],
+    references: &References,
+    done: &AtomicUsize,
+) -> Result<Vec<Option<i8>>, LabelError> {
+    let threads = references.threads;
+    match &references.cache {
+        Some(cache) => {
+            let missing = if references.cached_only {
+                Missing::Skip
+            } else {
+                Missing::Solve { threads }
+            };
+            exact_cached(positions, cache, missing, done)
+        }
+        None => Ok(label_all(positions, Method::Exact, threads, done)
+            .into_iter()
+            .map(Some)
+            .collect()),
+    }
 }
 
 /// Every held-out WTHOR position with 24 empties, labelled with the game's theoretical score.
@@ -196,23 +211,23 @@ impl ChoiceRow {
     /// The mean [`Choice`] of the `n`-th evaluation.
     #[must_use]
     pub fn mean(&self, n: usize) -> Choice {
-        let (regret, centred) =
-            mean_and_interval(self.choices[n].iter().map(|c| (c.regret, c.centred)));
+        let (regret, between) =
+            mean_and_interval(self.choices[n].iter().map(|c| (c.regret, c.between)));
         Choice {
             regret: regret.0,
-            centred: centred.0,
+            between: between.0,
         }
     }
 
     /// The `n`-th evaluation's mean [`Choice`] less the first's, position by position,
-    /// each with the half-width of its 95% interval: (regret, centred).
+    /// each with the half-width of its 95% interval: (regret, between).
     #[must_use]
     pub fn against_first(&self, n: usize) -> ((f64, f64), (f64, f64)) {
         mean_and_interval(
             self.choices[n]
                 .iter()
                 .zip(&self.choices[0])
-                .map(|(c, first)| (c.regret - first.regret, c.centred - first.centred)),
+                .map(|(c, first)| (c.regret - first.regret, c.between - first.between)),
         )
     }
 }
@@ -245,7 +260,7 @@ pub struct Choice {
     /// Mean absolute error on the moves' positions once the evaluation's mean error over
     /// them is taken out: what an evaluation gets wrong between moves, where the search
     /// compares, rather than about the position as a whole.
-    pub centred: f64,
+    pub between: f64,
 }
 
 /// The [`Choice`] of `eval` on a position whose moves lead to `children`, each with its
@@ -256,7 +271,7 @@ fn choice(children: &[(Othello, i8)], eval: impl Fn(&Othello) -> i32) -> Choice 
         .map(|(p, exact)| f64::from(eval(p) - i32::from(*exact)))
         .collect();
     let mean = errors.iter().sum::<f64>() / errors.len() as f64;
-    let centred = errors.iter().map(|e| (e - mean).abs()).sum::<f64>() / errors.len() as f64;
+    let between = errors.iter().map(|e| (e - mean).abs()).sum::<f64>() / errors.len() as f64;
     // The mover wants the move after which the opponent's value is least.
     let best = children.iter().map(|&(_, exact)| exact).min().unwrap_or(0);
     let chosen = children
@@ -265,7 +280,7 @@ fn choice(children: &[(Othello, i8)], eval: impl Fn(&Othello) -> i32) -> Choice 
         .map_or(best, |&(_, exact)| exact);
     Choice {
         regret: f64::from(chosen - best),
-        centred,
+        between,
     }
 }
 
@@ -300,23 +315,10 @@ pub fn choices(
             .map(|c| (c.me(), c.opp()))
             .collect();
         let what = format!("{empties} empties, their moves");
-        let threads = references.threads;
-        let mut values =
-            with_solve_progress(positions.len(), &what, |done| match &references.cache {
-                Some(cache) => {
-                    let missing = if references.cached_only {
-                        Missing::Skip
-                    } else {
-                        Missing::Solve { threads }
-                    };
-                    exact_cached(&positions, cache, missing, done)
-                }
-                None => Ok(label_all(&positions, Method::Exact, threads, done)
-                    .into_iter()
-                    .map(Some)
-                    .collect()),
-            })?
-            .into_iter();
+        let mut values = with_solve_progress(positions.len(), &what, |done| {
+            exact_scores(&positions, references, done)
+        })?
+        .into_iter();
         let scored: Vec<Vec<(Othello, i8)>> = parents
             .into_iter()
             .filter_map(|children| {
@@ -373,7 +375,7 @@ mod tests {
             c,
             Choice {
                 regret: 2.0,
-                centred: 1.25
+                between: 1.25
             }
         );
         // An evaluation off by the same everywhere chooses right and errs by nothing between.
@@ -382,14 +384,14 @@ mod tests {
             c,
             Choice {
                 regret: 0.0,
-                centred: 0.0
+                between: 0.0
             }
         );
     }
 
     #[test]
     fn differences_from_the_first_evaluation_are_paired() {
-        let c = |regret, centred| Choice { regret, centred };
+        let c = |regret, between| Choice { regret, between };
         let row = ChoiceRow {
             empties: 12,
             choices: vec![
