@@ -81,7 +81,8 @@ pub fn score_of_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
-const Z95: f64 = 1.959_963_984_540_054;
+/// The normal quantile of a two-sided 95% interval.
+pub(crate) const Z95: f64 = 1.959_963_984_540_054;
 
 /// Elo from a record, or `None` without games. Always finite.
 #[must_use]

@@ -11,6 +11,7 @@ use super::labels::{LabelError, Method, Missing, exact_cached, label_all};
 use super::{mae, with_solve_progress};
 use crate::game::othello::Othello;
 use crate::game::{Game, MoveList, Side};
+use crate::match_runner::stats::Z95;
 use crate::search::othello::eval::hand::evaluate as hand_evaluate;
 use crate::search::othello::eval::weights::PatternWeights;
 
@@ -211,11 +212,10 @@ impl ChoiceRow {
     /// The mean [`Choice`] of the `n`-th evaluation.
     #[must_use]
     pub fn mean(&self, n: usize) -> Choice {
-        let (regret, between) =
-            mean_and_interval(self.choices[n].iter().map(|c| (c.regret, c.between)));
+        let mean = |of: fn(&Choice) -> f64| mean_and_interval(self.choices[n].iter().map(of)).0;
         Choice {
-            regret: regret.0,
-            between: between.0,
+            regret: mean(|c| c.regret),
+            between: mean(|c| c.between),
         }
     }
 
@@ -223,32 +223,29 @@ impl ChoiceRow {
     /// each with the half-width of its 95% interval: (regret, between).
     #[must_use]
     pub fn against_first(&self, n: usize) -> ((f64, f64), (f64, f64)) {
-        mean_and_interval(
-            self.choices[n]
-                .iter()
-                .zip(&self.choices[0])
-                .map(|(c, first)| (c.regret - first.regret, c.between - first.between)),
-        )
+        let difference = |of: fn(&Choice) -> f64| {
+            mean_and_interval(
+                (self.choices[n].iter().zip(&self.choices[0])).map(|(c, first)| of(c) - of(first)),
+            )
+        };
+        (difference(|c| c.regret), difference(|c| c.between))
     }
 }
 
-/// The means of both values of `pairs`, each with the half-width of its 95% interval
-/// (normal approximation; 0 with fewer than two).
-fn mean_and_interval(pairs: impl Iterator<Item = (f64, f64)>) -> ((f64, f64), (f64, f64)) {
-    let pairs: Vec<(f64, f64)> = pairs.collect();
-    let one = |value: fn(&(f64, f64)) -> f64| {
-        let n = pairs.len() as f64;
-        if pairs.is_empty() {
-            return (0.0, 0.0);
-        }
-        let mean = pairs.iter().map(value).sum::<f64>() / n;
-        if pairs.len() < 2 {
-            return (mean, 0.0);
-        }
-        let variance = pairs.iter().map(|p| (value(p) - mean).powi(2)).sum::<f64>() / (n - 1.0);
-        (mean, 1.96 * (variance / n).sqrt())
-    };
-    (one(|p| p.0), one(|p| p.1))
+/// The mean of `values` and the half-width of its 95% interval (normal approximation;
+/// 0 with fewer than two values).
+fn mean_and_interval(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let values: Vec<f64> = values.collect();
+    if values.is_empty() {
+        return (0.0, 0.0);
+    }
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    if values.len() < 2 {
+        return (mean, 0.0);
+    }
+    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, Z95 * (variance / n).sqrt())
 }
 
 /// How an evaluation chooses among a position's moves.
@@ -266,18 +263,17 @@ pub struct Choice {
 /// The [`Choice`] of `eval` on a position whose moves lead to `children`, each with its
 /// exact score (both from the side to move after the move).
 fn choice(children: &[(Othello, i8)], eval: impl Fn(&Othello) -> i32) -> Choice {
-    let errors: Vec<f64> = children
-        .iter()
-        .map(|(p, exact)| f64::from(eval(p) - i32::from(*exact)))
+    let values: Vec<i32> = children.iter().map(|(p, _)| eval(p)).collect();
+    let errors: Vec<f64> = (values.iter().zip(children))
+        .map(|(&value, &(_, exact))| f64::from(value - i32::from(exact)))
         .collect();
     let mean = errors.iter().sum::<f64>() / errors.len() as f64;
     let between = errors.iter().map(|e| (e - mean).abs()).sum::<f64>() / errors.len() as f64;
     // The mover wants the move after which the opponent's value is least.
     let best = children.iter().map(|&(_, exact)| exact).min().unwrap_or(0);
-    let chosen = children
-        .iter()
-        .min_by_key(|(p, _)| eval(p))
-        .map_or(best, |&(_, exact)| exact);
+    let chosen = (values.iter().zip(children))
+        .min_by_key(|&(&value, _)| value)
+        .map_or(best, |(_, &(_, exact))| exact);
     Choice {
         regret: f64::from(chosen - best),
         between,

@@ -386,14 +386,13 @@ mod tests {
                 let discs = 64 - s.empties() as usize;
                 first <= discs + 2 && discs <= last + 2
             };
-            let expected: Vec<Sample> = test_samples
+            let mut expected: Vec<Sample> = test_samples
                 .iter()
                 .flatten()
                 .filter(near)
                 .copied()
                 .collect();
             let mut held = held.clone();
-            let mut expected = expected;
             held.sort_by_key(|s| (s.me, s.opp, s.label));
             expected.sort_by_key(|s| (s.me, s.opp, s.label));
             assert_eq!(held, expected, "phase {phase}");
