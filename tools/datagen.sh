@@ -14,22 +14,34 @@
 # tracked (a session's work tree is not kept): before a session ends, `tools/datagen.sh
 # save` copies it, gzipped, to data/generated/under-way/ for committing, and the next
 # run resumes from that copy (and removes it when the batch is finished).
+# Two series (session 64): `sp` (the above) and `rp`, games from random openings of 10 to
+# 40 plies, unbalanced, each game's random plies marked so that training labels only the
+# positions after them: positions after bad moves, which a search's leaves mostly are and
+# the `sp` games (good moves from balanced openings) seldom reach (docs/evaluation.md,
+# "The standing data").
 # Usage: tools/datagen.sh [BATCHES] (new self-play batches, default 1)
 #                         [ENGINE_BINARY] (default target/release/engine)
 #                         [THREADS] (default 1; 2 while nothing else runs: the games, and
 #                         so the file, are the same on any number of threads)
-#        tools/datagen.sh save
+#                         [SERIES] (sp or rp, default sp)
+#        tools/datagen.sh save [SERIES]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=data/generated
 saved="$out/under-way"
+if [ "${1:-}" = save ]; then series="${2:-sp}"; else series="${4:-sp}"; fi
+case "$series" in
+    sp) openings=(--balanced 2); seeds=1000 ;;
+    rp) openings=(--opening-plies 10-40 --unlabelled-openings); seeds=2000 ;;
+    *) echo "datagen: no series $series (sp or rp)" >&2; exit 1 ;;
+esac
 # The batch under way (or next), the first without its gzipped file: sets `n`, its games
 # file `gam` and its saved copy `copy`.
 find_batch() {
     n=1
-    while [ -e "$out/sp-d12-b$n.gam.gz" ]; do n=$((n + 1)); done
-    gam="$out/sp-d12-b$n.gam"
-    copy="$saved/sp-d12-b$n.gam.gz"
+    while [ -e "$out/$series-d12-b$n.gam.gz" ]; do n=$((n + 1)); done
+    gam="$out/$series-d12-b$n.gam"
+    copy="$saved/$series-d12-b$n.gam.gz"
 }
 if [ "${1:-}" = save ]; then
     find_batch
@@ -58,8 +70,8 @@ for ((i = 0; i < batches; i++)); do
             gzip -dc "$copy" > "$gam"
         fi
     fi
-    "$engine" selfplay --output "$gam" --games 5000 --balanced 2 \
-        --depth 12 --solve-empties 20 --seed $((1000 + n)) --threads "$threads"
+    "$engine" selfplay --output "$gam" --games 5000 "${openings[@]}" \
+        --depth 12 --solve-empties 20 --seed $((seeds + n)) --threads "$threads"
     gzip -9 "$gam"
     rm -f "$copy"
 done

@@ -451,6 +451,28 @@ fn self_play_games_are_resumed_and_trained_on() {
     let both = train(&[&games, &played]);
     // 38 of the 40 games train (one in twenty is held out), each with 4 positions of 4-7 discs.
     assert_eq!(both - alone, 38 * 4);
+    // Games whose random openings are marked train on the positions after them only: none
+    // of the first phase's, before the twelfth ply.
+    let marked = dir.path().join("marked");
+    std::fs::create_dir_all(&marked).unwrap();
+    let extra = ["--opening-plies", "12-20", "--unlabelled-openings"];
+    let out = selfplay_into(&marked.join("rp.gam"), "20", "1", &extra);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(marked.join("rp.gam")).unwrap();
+    assert!(
+        text.starts_with("# engine selfplay: opening plies 12-20 (unlabelled), depth 2"),
+        "{text}"
+    );
+    assert!(
+        text.lines().skip(1).all(|line| line.contains(" random ")),
+        "{text}"
+    );
+    assert_eq!(train(&[&games, &marked]), alone);
+    for bad in ["20-12", "51", "ten"] {
+        let out = selfplay_into(&marked.join("bad.gam"), "2", "1", &["--opening-plies", bad]);
+        assert!(!out.status.success());
+        assert!(stderr(&out).contains("--opening-plies"), "{}", stderr(&out));
+    }
 
     // `accuracy` measures on the held-out games of the same folders: the WTHOR records'
     // by default (with their theoretical scores at 24 empties), or the `*.gam` files':

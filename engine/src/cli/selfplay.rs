@@ -6,7 +6,7 @@ use std::time::Instant;
 use clap::Args;
 use engine::match_runner::Shard;
 use engine::search::Selectivity;
-use engine::train::selfplay::{SelfPlaySettings, self_play};
+use engine::train::selfplay::{OpeningPlies, SelfPlaySettings, self_play};
 
 #[derive(Debug, Args)]
 pub struct SelfPlayArgs {
@@ -17,9 +17,15 @@ pub struct SelfPlayArgs {
     /// Games of the whole run (over all shards); run again with more, it plays on.
     #[arg(long)]
     games: usize,
-    /// Plies played at random from the start.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=40))]
-    opening_plies: u32,
+    /// Plies played at random from the start: a count, or a range each game draws its
+    /// count from (`10-40`), at most 50.
+    #[arg(long, default_value = "10")]
+    opening_plies: OpeningPlies,
+    /// Mark each game's random plies after its result (`random N`), so that `engine
+    /// train` labels only the positions after them: what a game scores after a random
+    /// move does not value the positions before it.
+    #[arg(long)]
+    unlabelled_openings: bool,
     /// Keep only random openings that the search of `--depth` values within this many
     /// discs of a draw (others are drawn again): games from balanced positions, as
     /// matches start from.
@@ -49,6 +55,7 @@ pub fn run(args: &SelfPlayArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let settings = SelfPlaySettings {
         opening_plies: args.opening_plies,
+        unlabelled_openings: args.unlabelled_openings,
         balanced: args.balanced,
         depth: args.depth,
         selectivity: args.selectivity,

@@ -173,7 +173,7 @@ impl GivenLabels {
 }
 
 /// Every labelled position of `games`, by phase: its label where `given` holds it, else
-/// as `policy` says; in every phase whose discs come within `phase_margin` discs of its
+/// as `policy` says (none for the positions a game leaves unlabelled); in every phase whose discs come within `phase_margin` discs of its
 /// own (0: its phase alone). Positions to solve are solved on `threads` threads;
 /// `progress` counts solved positions.
 #[must_use]
@@ -193,7 +193,7 @@ pub fn samples(
     };
     let mut to_solve = Vec::new();
     for (n, game) in games.iter().enumerate() {
-        for position in &game.positions {
+        for (i, position) in game.positions.iter().enumerate() {
             let empties = position.empty().count_ones();
             let (me, opp) = (position.me(), position.opp());
             if to_solve_exactly(policy, given, n, game, position) {
@@ -205,7 +205,11 @@ pub fn samples(
             } else {
                 -1
             };
-            let game = game_label(game, empties).map(|black| side * black);
+            // A random opening's positions take no label from the game that follows it.
+            let game = (i >= game.unlabelled)
+                .then(|| game_label(game, empties))
+                .flatten()
+                .map(|black| side * black);
             if let Some(label) = given.label(me, opp, game) {
                 add(Sample { me, opp, label });
             }
@@ -249,9 +253,41 @@ fn to_solve_exactly(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::train::games::parse_logistello;
 
     fn sample(me: u64, opp: u64, label: i8) -> Sample {
         Sample { me, opp, label }
+    }
+
+    #[test]
+    fn a_random_openings_positions_take_no_label_from_the_game() {
+        let line = "+d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+b4-e8+h3-g3+h2-e2+h7-g2+b1-a1+h1-a2+a3-g7+f8-h8+g8-a4+g1-f1+a6-a5+a7-a8+b8-b7: -04 10";
+        let all = |game: &TrainingGame, given: &GivenLabels| -> Vec<Sample> {
+            let none = AtomicUsize::new(0);
+            samples(&[game], LabelPolicy::default(), given, 0, 1, &none).concat()
+        };
+        let whole = parse_logistello(line).unwrap();
+        let marked = parse_logistello(&format!("{line} random 25")).unwrap();
+        let (whole, marked) = (
+            all(&whole, &GivenLabels::default()),
+            all(&marked, &GivenLabels::default()),
+        );
+        assert_eq!(whole.len(), 60);
+        // The positions after the 25 random plies, with the labels they had unmarked.
+        let after: Vec<Sample> = whole
+            .iter()
+            .filter(|s| s.empties() < 60 - 25 + 1)
+            .copied()
+            .collect();
+        assert_eq!(marked, after);
+        assert!(marked.iter().all(|s| s.label.unsigned_abs() == 4));
+        // A label given for a position of the opening still counts.
+        let opening = whole.iter().find(|s| s.empties() == 50).unwrap();
+        let given = GivenLabels::new([sample(opening.me, opening.opp, -3)], [], 1.0);
+        let game = parse_logistello(&format!("{line} random 25")).unwrap();
+        let with_given = all(&game, &given);
+        assert_eq!(with_given.len(), marked.len() + 1);
+        assert!(with_given.contains(&sample(opening.me, opening.opp, -3)));
     }
 
     #[test]

@@ -32,6 +32,10 @@ pub struct TrainingGame {
     pub result: Option<i32>,
     /// Black's disc margin with perfect play from the position with 24 empties (WTHOR).
     pub theoretical: Option<i32>,
+    /// How many of the first positions the game's result does not value: those before
+    /// the random moves of a self-play opening marked `random N` (each is followed by a
+    /// move no player chose).
+    pub unlabelled: usize,
 }
 
 /// Plays `moves` from the standard start, passing where the side to move has no move.
@@ -126,6 +130,7 @@ fn parse_wthor(bytes: &[u8]) -> anyhow::Result<Vec<TrainingGame>> {
                 positions,
                 result: end.is_terminal().then(|| black_margin(&end)),
                 theoretical,
+                unlabelled: 0,
             })
         })
         .collect()
@@ -175,6 +180,8 @@ pub(crate) fn parse_logistello(line: &str) -> anyhow::Result<TrainingGame> {
         let text = std::str::from_utf8(&chunk[1..]).expect("ASCII");
         moves.push(start.parse_move(text)?);
     }
+    let tail = line.split_once(':').map_or("", |(_, tail)| tail);
+    let unlabelled = random_plies(tail, moves.len())?;
     let (positions, end) = replay(&moves, Some(&colours))?;
     if !end.is_terminal() {
         bail!("the game does not reach its end");
@@ -184,7 +191,22 @@ pub(crate) fn parse_logistello(line: &str) -> anyhow::Result<TrainingGame> {
         positions,
         result: Some(black_margin(&end)),
         theoretical: None,
+        unlabelled,
     })
+}
+
+/// The random plies a game line's tail (after its `:`) marks: `<margin> <n> random N`
+/// (`engine selfplay --unlabelled-openings`), else none. At most the game's `moves`.
+fn random_plies(tail: &str, moves: usize) -> anyhow::Result<usize> {
+    let mut words = tail.split_whitespace().skip(2);
+    match (words.next(), words.next(), words.next()) {
+        (None, ..) => Ok(0),
+        (Some("random"), Some(n), None) => match n.parse::<usize>() {
+            Ok(n) if n <= moves => Ok(n),
+            _ => bail!("`random {n}`: not a count of the game's {moves} moves"),
+        },
+        _ => bail!("after the result, only `random N` may follow"),
+    }
 }
 
 /// Whether a file's name is a game file's: `*.wtb`, `*.gam` or `*.gam.gz`.
@@ -292,6 +314,28 @@ mod tests {
         assert_eq!(game.result, Some(0));
         // Black passes before White's g1: two White moves in a row.
         assert_eq!(game.positions[58].side_to_move(), Side::Second);
+        assert_eq!(game.unlabelled, 0);
+        // A self-play opening's random plies, marked after the result.
+        let marked = parse_logistello(&format!("{line} random 34")).unwrap();
+        assert_eq!(marked.unlabelled, 34);
+        assert_eq!(marked.positions, game.positions);
+        assert_eq!(
+            parse_logistello(&format!("{line} random 60"))
+                .unwrap()
+                .unlabelled,
+            60
+        );
+        for bad in [
+            "random 61",
+            "random",
+            "random -1",
+            "random 3 4",
+            "random x",
+            "ρ 3",
+        ] {
+            let err = parse_logistello(&format!("{line} {bad}")).unwrap_err();
+            assert!(err.to_string().contains("random"), "{bad}: {err}");
+        }
     }
 
     #[test]

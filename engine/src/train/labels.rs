@@ -625,6 +625,7 @@ mod tests {
                     positions,
                     result: None,
                     theoretical: None,
+                    unlabelled: 0,
                 }
             })
             .collect()

@@ -35,11 +35,81 @@ const SYNC_EVERY: usize = 64;
 /// them: with few opening plies there may be no opening within the bound at all.
 const OPENING_TRIES: u32 = 1000;
 
+/// How many plies an opening plays at random: a count, or a range each game draws its
+/// count from uniformly (`10` or `10-40`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpeningPlies {
+    /// The fewest.
+    pub min: u32,
+    /// The most.
+    pub max: u32,
+}
+
+impl OpeningPlies {
+    /// Exactly `plies`.
+    #[must_use]
+    pub fn exactly(plies: u32) -> OpeningPlies {
+        OpeningPlies {
+            min: plies,
+            max: plies,
+        }
+    }
+
+    /// A game's count. A fixed count draws nothing, so that the games of runs made before
+    /// ranges existed come out the same.
+    fn draw(self, rng: &mut StdRng) -> u32 {
+        if self.min == self.max {
+            self.min
+        } else {
+            rng.random_range(self.min..=self.max)
+        }
+    }
+}
+
+impl std::fmt::Display for OpeningPlies {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.min == self.max {
+            write!(f, "{}", self.min)
+        } else {
+            write!(f, "{}-{}", self.min, self.max)
+        }
+    }
+}
+
+impl std::str::FromStr for OpeningPlies {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let count = |t: &str| {
+            t.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| n <= MAX_OPENING_PLIES)
+                .ok_or_else(|| format!("`{t}`: not a count of plies from 0 to {MAX_OPENING_PLIES}"))
+        };
+        let (min, max) = match text.split_once('-') {
+            Some((min, max)) => (count(min)?, count(max)?),
+            None => (count(text)?, count(text)?),
+        };
+        if min > max {
+            return Err(format!("`{text}`: the fewest plies come first"));
+        }
+        Ok(OpeningPlies { min, max })
+    }
+}
+
+/// The most plies an opening plays at random.
+pub const MAX_OPENING_PLIES: u32 = 50;
+
 /// How the games are played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SelfPlaySettings {
     /// Plies played at random from the start (uniformly among the legal moves).
-    pub opening_plies: u32,
+    pub opening_plies: OpeningPlies,
+    /// Whether each game's line marks its random plies (`random N` after the result), so
+    /// that `engine train` labels only the positions after them: the result a game
+    /// reaches after a random move says nothing of the positions before it.
+    pub unlabelled_openings: bool,
     /// Keep only openings whose value (by the search that plays the game) is within this
     /// many discs of a draw; another random opening is drawn until one is. `None` keeps
     /// every opening.
@@ -65,9 +135,14 @@ impl SelfPlaySettings {
         let balanced = self
             .balanced
             .map_or(String::new(), |discs| format!(" within {discs} discs"));
+        let unlabelled = if self.unlabelled_openings {
+            " (unlabelled)"
+        } else {
+            ""
+        };
         format!(
-            "# engine selfplay: opening plies {}{balanced}, depth {}, selectivity {}, solve \
-             from {} empties, seed {}, shard {}/{}",
+            "# engine selfplay: opening plies {}{balanced}{unlabelled}, depth {}, selectivity \
+             {}, solve from {} empties, seed {}, shard {}/{}",
             self.opening_plies,
             self.depth,
             self.selectivity,
@@ -103,9 +178,11 @@ pub fn play_game(settings: &SelfPlaySettings, k: u64, tt: &mut TranspositionTabl
     let (params, limits) = settings.search();
     tt.clear();
     let (mut position, mut line) = match settings.balanced {
-        None => random_opening(settings.opening_plies, &mut rng),
+        None => random_opening(settings.opening_plies.draw(&mut rng), &mut rng),
         Some(discs) => balanced_opening(settings, discs, &mut rng, tt),
     };
+    // Moves are three characters each; passes are not written.
+    let random_plies = line.len() / 3;
     while !position.is_terminal() {
         if position.moves() == 0 {
             position = position.play(OthelloMove::PASS);
@@ -126,6 +203,9 @@ pub fn play_game(settings: &SelfPlaySettings, k: u64, tt: &mut TranspositionTabl
     // Logistello's convention: Black's discs minus White's, empties to nobody.
     let (black, white) = (position.black().count_ones(), position.white().count_ones());
     let _ = write!(line, ": {:+03} 10", black as i32 - white as i32);
+    if settings.unlabelled_openings {
+        let _ = write!(line, " random {random_plies}");
+    }
     line
 }
 
@@ -139,7 +219,7 @@ fn balanced_opening(
 ) -> (Othello, String) {
     let mut nearest: Option<(u32, (Othello, String))> = None;
     for _ in 0..OPENING_TRIES {
-        let opening = random_opening(settings.opening_plies, rng);
+        let opening = random_opening(settings.opening_plies.draw(rng), rng);
         let value = opening_value(settings, &opening.0, tt).unsigned_abs();
         if value <= discs {
             return opening;
@@ -309,7 +389,8 @@ mod tests {
 
     fn settings(shard: Shard) -> SelfPlaySettings {
         SelfPlaySettings {
-            opening_plies: 6,
+            opening_plies: OpeningPlies::exactly(6),
+            unlabelled_openings: false,
             balanced: None,
             depth: 2,
             selectivity: Selectivity::DATA,
@@ -387,7 +468,7 @@ mod tests {
         // With no opening within the bound (one ply: the four first moves are one up to
         // symmetry), the game still comes, from the nearest one tried.
         let impossible = SelfPlaySettings {
-            opening_plies: 1,
+            opening_plies: OpeningPlies::exactly(1),
             balanced: Some(0),
             ..settings(Shard::WHOLE)
         };
@@ -408,6 +489,54 @@ mod tests {
             unbalanced += usize::from(value.abs() > 1);
         }
         assert!(unbalanced > 0, "{values:?}");
+    }
+
+    #[test]
+    fn opening_ranges_draw_each_games_count_and_can_mark_it() {
+        assert_eq!("10".parse(), Ok(OpeningPlies::exactly(10)));
+        assert_eq!(" 10 - 40".parse(), Ok(OpeningPlies { min: 10, max: 40 }));
+        for bad in ["40-10", "51", "x", "", "10-", "-3", "1-2-3", "١٠"] {
+            assert!(bad.parse::<OpeningPlies>().is_err(), "{bad}");
+        }
+        assert_eq!(OpeningPlies { min: 6, max: 20 }.to_string(), "6-20");
+        let marked = SelfPlaySettings {
+            opening_plies: OpeningPlies { min: 6, max: 20 },
+            unlabelled_openings: true,
+            ..settings(Shard::WHOLE)
+        };
+        assert!(
+            marked
+                .header()
+                .contains("opening plies 6-20 (unlabelled), depth 2,")
+        );
+        let mut tt = TranspositionTable::new(1);
+        let mut counts = Vec::new();
+        for k in 0..12 {
+            let line = play_game(&marked, k, &mut tt);
+            let game = parse_logistello(&line).unwrap();
+            // The mark counts the random plies: the moves before it are the game's
+            // opening as drawn, the later ones the search's.
+            let (moves, random) = line.split_once(':').unwrap();
+            let n = game.unlabelled;
+            assert!((6..=20).contains(&n), "{line}");
+            assert!(random.ends_with(&format!(" random {n}")), "{line}");
+            let mut rng =
+                StdRng::seed_from_u64(marked.seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let plies = marked.opening_plies.draw(&mut rng);
+            assert_eq!(random_opening(plies, &mut rng).1, moves[..3 * n]);
+            counts.push(n);
+        }
+        counts.sort_unstable();
+        counts.dedup();
+        assert!(counts.len() > 3, "{counts:?}");
+        // Unmarked, the same games carry no mark.
+        let unmarked = SelfPlaySettings {
+            unlabelled_openings: false,
+            ..marked
+        };
+        let line = play_game(&unmarked, 0, &mut tt);
+        assert_eq!(parse_logistello(&line).unwrap().unlabelled, 0);
+        assert!(play_game(&marked, 0, &mut tt).starts_with(&line));
     }
 
     #[test]
