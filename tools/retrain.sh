@@ -26,6 +26,10 @@
 #                         every finished batch; a test under way goes on with the
 #                         batches it began with)
 #                         [CONCURRENCY] (default 1: games at a time)
+#                         [RP_BATCHES] (default 0: also the first N finished batches of
+#                         the rp series, random openings whose positions after them
+#                         alone are labelled, tools/datagen.sh; the weights' name ends
+#                         in +rpN)
 set -euo pipefail
 engine="${1:+$(realpath -- "$1")}"
 cd "$(dirname "$0")/.."
@@ -58,9 +62,16 @@ for range in "${ranges[@]}"; do
     previous=$last
     for ((i = first; i <= last; i++)); do batches+=("data/generated/sp-d12-b$i.gam.gz"); done
 done
+rp="${4:-0}"
+if ! [[ "$rp" =~ ^[0-9]+$ ]] || { [ "$rp" -gt 0 ] && [ ! -e "data/generated/rp-d12-b$rp.gam.gz" ]; }; then
+    echo "retrain: rp batches '$rp' asked: give how many of the finished rp-d12-b*.gam.gz" >&2
+    exit 1
+fi
+for ((i = 1; i <= rp; i++)); do batches+=("data/generated/rp-d12-b$i.gam.gz"); done
 # The first N batches keep their earlier name, genN.
 n="${spec//,/+}"
 [[ "$n" =~ ^1-([0-9]+)$ ]] && n="${BASH_REMATCH[1]}"
+[ "$rp" -gt 0 ] && n="$n+rp$rp"
 weights="target/retrain/gen$n.weights"
 if [ ! -e "$weights" ]; then
     mkdir -p target/retrain

@@ -4,8 +4,9 @@
 //! of its position at that point. Positions no human game reaches, as many as the machine
 //! can play: what the evaluation lacks most is data.
 //!
-//! Games are written as lines of a Logistello-style `.gam` text file (`+d3-c3...: +04 10`),
-//! which `engine train` reads beside the game records, after a first comment line that
+//! Games are written as lines of a Logistello-style `.gam` text file (`+d3-c3...: +04 10`,
+//! then `random N` where the run marks its random plies, which training leaves
+//! unlabelled), which `engine train` reads beside the game records, after a first comment line that
 //! names the settings (`# engine selfplay ...`). Game `k` of a run depends only on the
 //! settings and `k` (its own random opening, a cleared table), so a run gives the same file
 //! on any number of threads, resumes after its last whole line, and splits into shards
