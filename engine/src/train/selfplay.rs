@@ -6,8 +6,8 @@
 //!
 //! Games are written as lines of a Logistello-style `.gam` text file (`+d3-c3...: +04 10`,
 //! then `random N` where the run marks its random plies, which training leaves
-//! unlabelled), which `engine train` reads beside the game records, after a first comment line that
-//! names the settings (`# engine selfplay ...`). Game `k` of a run depends only on the
+//! unlabelled), which `engine train` reads beside the game records, after a first comment
+//! line that names the settings (`# engine selfplay ...`). Game `k` of a run depends only on the
 //! settings and `k` (its own random opening, a cleared table), so a run gives the same file
 //! on any number of threads, resumes after its last whole line, and splits into shards
 //! (`--shard i/n`: games `k` with `k mod n = i - 1`) whose files train together.
@@ -174,8 +174,7 @@ impl SelfPlaySettings {
 /// (without the line end).
 #[must_use]
 pub fn play_game(settings: &SelfPlaySettings, k: u64, tt: &mut TranspositionTable) -> String {
-    // One stream per game, so that a game depends on its number only.
-    let mut rng = StdRng::seed_from_u64(settings.seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut rng = game_rng(settings, k);
     let (params, limits) = settings.search();
     tt.clear();
     let (mut position, mut line) = match settings.balanced {
@@ -208,6 +207,11 @@ pub fn play_game(settings: &SelfPlaySettings, k: u64, tt: &mut TranspositionTabl
         let _ = write!(line, " random {random_plies}");
     }
     line
+}
+
+/// Game `k`'s random stream: one per game, so that a game depends on its number only.
+fn game_rng(settings: &SelfPlaySettings, k: u64) -> StdRng {
+    StdRng::seed_from_u64(settings.seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
 /// A random opening of `settings.opening_plies` that the game's search values within
@@ -521,8 +525,7 @@ mod tests {
             let n = game.unlabelled;
             assert!((6..=20).contains(&n), "{line}");
             assert!(random.ends_with(&format!(" random {n}")), "{line}");
-            let mut rng =
-                StdRng::seed_from_u64(marked.seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let mut rng = game_rng(&marked, k);
             let plies = marked.opening_plies.draw(&mut rng);
             assert_eq!(random_opening(plies, &mut rng).1, moves[..3 * n]);
             counts.push(n);
