@@ -68,9 +68,14 @@ impl LabelPolicy {
     }
 }
 
-/// The labels a game's positions take without solving: WTHOR's theoretical score (perfect
-/// play from 24 empties) for the positions up to that point, then the game's final score.
-fn game_label(game: &TrainingGame, empties: u32) -> Option<i32> {
+/// The label the `index`-th position of a game takes without solving: none in a random
+/// opening the game leaves unlabelled (the game that follows values it not); WTHOR's
+/// theoretical score (perfect play from 24 empties) for the positions up to that point,
+/// then the game's final score.
+fn game_label(game: &TrainingGame, index: usize, empties: u32) -> Option<i32> {
+    if index < game.unlabelled {
+        return None;
+    }
     match (game.source, game.theoretical) {
         (Source::Wthor, Some(t)) if empties >= THEORETICAL_EMPTIES => Some(t),
         (Source::Wthor, None) if empties >= THEORETICAL_EMPTIES => None,
@@ -173,8 +178,8 @@ impl GivenLabels {
 }
 
 /// Every labelled position of `games`, by phase: its label where `given` holds it, else
-/// as `policy` says (none for the positions a game leaves unlabelled); in every phase whose discs come within `phase_margin` discs of its
-/// own (0: its phase alone). Positions to solve are solved on `threads` threads;
+/// as `policy` says (none for the positions a game leaves unlabelled); in every phase
+/// whose discs come within `phase_margin` discs of its own (0: its phase alone). Positions to solve are solved on `threads` threads;
 /// `progress` counts solved positions.
 #[must_use]
 pub fn samples(
@@ -205,11 +210,7 @@ pub fn samples(
             } else {
                 -1
             };
-            // A random opening's positions take no label from the game that follows it.
-            let game = (i >= game.unlabelled)
-                .then(|| game_label(game, empties))
-                .flatten()
-                .map(|black| side * black);
+            let game = game_label(game, i, empties).map(|black| side * black);
             if let Some(label) = given.label(me, opp, game) {
                 add(Sample { me, opp, label });
             }
@@ -266,12 +267,9 @@ mod tests {
             let none = AtomicUsize::new(0);
             samples(&[game], LabelPolicy::default(), given, 0, 1, &none).concat()
         };
-        let whole = parse_logistello(line).unwrap();
-        let marked = parse_logistello(&format!("{line} random 25")).unwrap();
-        let (whole, marked) = (
-            all(&whole, &GivenLabels::default()),
-            all(&marked, &GivenLabels::default()),
-        );
+        let game = parse_logistello(&format!("{line} random 25")).unwrap();
+        let whole = all(&parse_logistello(line).unwrap(), &GivenLabels::default());
+        let marked = all(&game, &GivenLabels::default());
         assert_eq!(whole.len(), 60);
         // The positions after the 25 random plies, with the labels they had unmarked.
         let after: Vec<Sample> = whole
@@ -284,7 +282,6 @@ mod tests {
         // A label given for a position of the opening still counts.
         let opening = whole.iter().find(|s| s.empties() == 50).unwrap();
         let given = GivenLabels::new([sample(opening.me, opening.opp, -3)], [], 1.0);
-        let game = parse_logistello(&format!("{line} random 25")).unwrap();
         let with_given = all(&game, &given);
         assert_eq!(with_given.len(), marked.len() + 1);
         assert!(with_given.contains(&sample(opening.me, opening.opp, -3)));

@@ -162,9 +162,10 @@ pub fn read_logistello(path: &Path) -> anyhow::Result<Vec<TrainingGame>> {
     Ok(games)
 }
 
-/// Parses one game line: `+d3-c3...: <margin> <n>`.
+/// Parses one game line: `+d3-c3...: <margin> <n>`, then `random N` where marked.
 pub(crate) fn parse_logistello(line: &str) -> anyhow::Result<TrainingGame> {
-    let moves_text = line.split(':').next().unwrap_or_default().trim();
+    let (moves_text, tail) = line.split_once(':').unwrap_or((line, ""));
+    let moves_text = moves_text.trim();
     if !moves_text.is_ascii() || !moves_text.len().is_multiple_of(3) {
         bail!("not a sequence of +xy/-xy moves");
     }
@@ -180,7 +181,6 @@ pub(crate) fn parse_logistello(line: &str) -> anyhow::Result<TrainingGame> {
         let text = std::str::from_utf8(&chunk[1..]).expect("ASCII");
         moves.push(start.parse_move(text)?);
     }
-    let tail = line.split_once(':').map_or("", |(_, tail)| tail);
     let unlabelled = random_plies(tail, moves.len())?;
     let (positions, end) = replay(&moves, Some(&colours))?;
     if !end.is_terminal() {
