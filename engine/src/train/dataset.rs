@@ -179,8 +179,8 @@ impl GivenLabels {
 
 /// Every labelled position of `games`, by phase: its label where `given` holds it, else
 /// as `policy` says (none for the positions a game leaves unlabelled); in every phase
-/// whose discs come within `phase_margin` discs of its own (0: its phase alone). Positions to solve are solved on `threads` threads;
-/// `progress` counts solved positions.
+/// whose discs come within `phase_margin` discs of its own (0: its phase alone).
+/// Positions to solve are solved on `threads` threads; `progress` counts solved positions.
 #[must_use]
 pub fn samples(
     games: &[&TrainingGame],

@@ -7,10 +7,10 @@
 //! Games are written as lines of a Logistello-style `.gam` text file (`+d3-c3...: +04 10`,
 //! then `random N` where the run marks its random plies, which training leaves
 //! unlabelled), which `engine train` reads beside the game records, after a first comment
-//! line that names the settings (`# engine selfplay ...`). Game `k` of a run depends only on the
-//! settings and `k` (its own random opening, a cleared table), so a run gives the same file
-//! on any number of threads, resumes after its last whole line, and splits into shards
-//! (`--shard i/n`: games `k` with `k mod n = i - 1`) whose files train together.
+//! line that names the settings (`# engine selfplay ...`). Game `k` of a run depends only
+//! on the settings and `k` (its own random opening, a cleared table), so a run gives the
+//! same file on any number of threads, resumes after its last whole line, and splits into
+//! shards (`--shard i/n`: games `k` with `k mod n = i - 1`) whose files train together.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
