@@ -9,12 +9,13 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use engine::search::Selectivity;
 use engine::search::othello::eval::PatternWeights;
-use engine::search::othello::eval::weights::phase_discs;
+use engine::search::othello::eval::weights::{PHASES, phase_discs};
 use engine::train::accuracy::{ChoiceRow, References, accuracy, choices};
 use engine::train::dataset::{GivenLabels, LabelPolicy};
 use engine::train::fit::FitParams;
 use engine::train::games::Source;
 use engine::train::labels::{Method, read_labels};
+use engine::train::network::NetParams;
 use engine::train::{TrainConfig, read_folders, split, train};
 
 fn default_threads() -> usize {
@@ -58,6 +59,24 @@ pub struct TrainArgs {
     /// (1: the search's value alone; exact labels always replace the game's).
     #[arg(long, default_value_t = 1.0, value_name = "W")]
     searched_weight: f64,
+    /// Keep the linear model of this weights file instead of fitting one: train only the
+    /// network over it.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_net")]
+    linear: Option<PathBuf>,
+    /// Fit the linear model alone, without the network over the pattern tables.
+    #[arg(long)]
+    no_net: bool,
+    /// The first and last phases the network corrects (phase p holds 4 + 4p to 7 + 4p
+    /// discs).
+    #[arg(long, num_args = 2, value_names = ["FIRST", "LAST"],
+          default_values_t = [NetParams::default().phases.0, NetParams::default().phases.1])]
+    net_phases: Vec<usize>,
+    /// The network's passes over the training positions.
+    #[arg(long, default_value_t = NetParams::default().epochs)]
+    net_epochs: usize,
+    /// The seed of the network's start and of its order of the positions.
+    #[arg(long, default_value_t = NetParams::default().seed)]
+    net_seed: u64,
 }
 
 pub fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
@@ -74,6 +93,18 @@ pub fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         (0.0..=1.0).contains(&args.searched_weight),
         "--searched-weight must be between 0 and 1"
     );
+    let (first, last) = (args.net_phases[0], args.net_phases[1]);
+    anyhow::ensure!(
+        first <= last && last < PHASES,
+        "--net-phases must be FIRST LAST with FIRST <= LAST < {PHASES}"
+    );
+    anyhow::ensure!(args.net_epochs >= 1, "--net-epochs must be at least 1");
+    let linear = args
+        .linear
+        .as_deref()
+        .map(PatternWeights::load)
+        .transpose()?
+        .map(|w| w.params().to_vec());
     let started = Instant::now();
     let (mut searched, mut exact) = (Vec::new(), Vec::new());
     for file in &args.labels {
@@ -103,19 +134,34 @@ pub fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         },
         threads: args.threads.max(1),
         phase_margin: args.phase_margin,
+        linear,
+        net: (!args.no_net).then_some(NetParams {
+            phases: (first, last),
+            epochs: args.net_epochs,
+            seed: args.net_seed,
+            ..NetParams::default()
+        }),
     };
     let (weights, reports) = train(&args.data, config)?;
     weights
         .save(&args.output)
         .context("cannot save the weights")?;
     println!(
-        "{:>5} {:>7} {:>10} {:>9} {:>9} {:>9} {:>11} {:>9}",
-        "phase", "discs", "positions", "mse 0", "mse fit", "held out", "mae fit", "mae hand"
+        "{:>5} {:>7} {:>10} {:>9} {:>9} {:>9} {:>11} {:>11} {:>9}",
+        "phase",
+        "discs",
+        "positions",
+        "mse 0",
+        "mse fit",
+        "held out",
+        "mae fit",
+        "mae linear",
+        "mae hand"
     );
     for r in &reports {
         let (first, last) = phase_discs(r.phase);
         println!(
-            "{:>5} {:>7} {:>10} {:>9.1} {:>9.1} {:>9} {:>11.2} {:>9.2}",
+            "{:>5} {:>7} {:>10} {:>9.1} {:>9.1} {:>9} {:>11.2} {:>11.2} {:>9.2}",
             r.phase,
             format!("{first}-{last}"),
             r.samples,
@@ -123,6 +169,7 @@ pub fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
             r.mse.1,
             r.test_samples,
             r.test_mae.0,
+            r.linear_mae,
             r.test_mae.1
         );
     }

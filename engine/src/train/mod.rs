@@ -6,6 +6,7 @@ pub mod dataset;
 pub mod fit;
 pub mod games;
 pub mod labels;
+pub mod network;
 pub mod probcut;
 pub mod selfplay;
 
@@ -18,11 +19,13 @@ use std::time::Duration;
 use dataset::{GivenLabels, LabelPolicy, Sample, is_held_out, positions_to_solve, samples};
 use fit::{FitParams, fit_phase, quantise};
 use games::{TrainingGame, read_games};
+use network::{NetParams, train_net};
 
 use crate::game::Side;
 use crate::game::othello::{Geometry, Othello};
 use crate::search::othello::eval::hand::evaluate as hand_evaluate;
-use crate::search::othello::eval::weights::{PHASES, PatternWeights};
+use crate::search::othello::eval::network::PatternNet;
+use crate::search::othello::eval::weights::{PHASES, PatternWeights, SCALE};
 
 /// What to train on and how.
 #[derive(Clone, Debug, Default)]
@@ -38,6 +41,10 @@ pub struct TrainConfig {
     /// Each phase is also fitted on the positions of its neighbours' whose discs come
     /// within this many of its own (0: its own alone); held-out errors stay per phase.
     pub phase_margin: u32,
+    /// The linear model to keep instead of fitting one (its network, if any, dropped).
+    pub linear: Option<Vec<i16>>,
+    /// The network to train over the linear model, if any.
+    pub net: Option<NetParams>,
 }
 
 /// One phase's figures after training.
@@ -47,12 +54,15 @@ pub struct PhaseReport {
     pub phase: usize,
     /// Training positions.
     pub samples: usize,
-    /// Mean squared error on them before the fit (all weights 0) and after.
+    /// Mean squared error on them before the fit (all weights 0) and after (the linear
+    /// model's: the network's is reported by pass).
     pub mse: (f64, f64),
     /// Held-out positions.
     pub test_samples: usize,
     /// Mean absolute error on the held-out positions, in discs: trained, hand evaluation.
     pub test_mae: (f64, f64),
+    /// The same of the trained linear model alone (without its network).
+    pub linear_mae: f64,
 }
 
 /// A bar on stderr (indicatif hides it when stderr is not a terminal; its users then print
@@ -186,7 +196,56 @@ pub fn train_on(
         &AtomicUsize::new(0),
     );
 
-    let fitting = bar(PHASES * config.fit.iterations, "fitting");
+    let (params, mse) = match config.linear {
+        Some(params) => {
+            let weights = PatternWeights::from_params(params.clone());
+            let mse = by_phase
+                .iter()
+                .map(|samples| (mean_square(samples), linear_mse(samples, &weights)))
+                .collect();
+            (params, mse)
+        }
+        None => fit_linear(&by_phase, config.fit, threads, lines),
+    };
+    let linear = PatternWeights::from_params(params);
+    let mut weights = PatternWeights::from_params(linear.params().to_vec());
+    if let Some(net_params) = config.net {
+        let passes = bar(net_params.epochs, "network");
+        let floats = train_net(&by_phase, &linear, net_params, &mut |pass, mse| {
+            passes.inc(1);
+            if lines {
+                eprintln!("network pass {pass}: mean squared error {mse:.2}");
+            }
+        });
+        passes.finish_and_clear();
+        let net = PatternNet::quantise(&floats).expect("the trainer's network has its shape");
+        weights = weights.with_net(Some(net));
+    }
+    let reports = (0..PHASES)
+        .map(|phase| {
+            let test = &test_by_phase[phase];
+            PhaseReport {
+                phase,
+                samples: by_phase[phase].len(),
+                mse: mse[phase],
+                test_samples: test.len(),
+                test_mae: (mae(test, |p| weights.evaluate(p)), mae(test, hand_evaluate)),
+                linear_mae: mae(test, |p| linear.evaluate(p)),
+            }
+        })
+        .collect();
+    (weights, reports)
+}
+
+/// Fits each phase's linear model on its samples, `threads` phases at a time: the
+/// parameters, phase by phase, and each phase's mean squared error before and after.
+fn fit_linear(
+    by_phase: &[Vec<Sample>],
+    fit: FitParams,
+    threads: usize,
+    lines: bool,
+) -> (Vec<i16>, Vec<(f64, f64)>) {
+    let fitting = bar(PHASES * fit.iterations, "fitting");
     let next = AtomicUsize::new(0);
     let fitted: Mutex<Vec<Option<Fitted>>> = Mutex::new(vec![None; PHASES]);
     std::thread::scope(|scope| {
@@ -199,7 +258,7 @@ pub fn train_on(
                     };
                     let first = mean_square(samples);
                     let mut last = first;
-                    let weights = fit_phase(samples, config.fit, &mut |_, mse| {
+                    let weights = fit_phase(samples, fit, &mut |_, mse| {
                         last = mse;
                         fitting.inc(1);
                     });
@@ -215,26 +274,29 @@ pub fn train_on(
         }
     });
     fitting.finish_and_clear();
+    let fitted: Vec<Fitted> = fitted
+        .into_inner()
+        .expect("no panic while held")
+        .into_iter()
+        .map(|f| f.expect("every phase fitted"))
+        .collect();
+    let params: Vec<f64> = fitted.iter().flat_map(|f| f.0.iter().copied()).collect();
+    (quantise(&params), fitted.iter().map(|f| f.1).collect())
+}
 
-    let fitted = fitted.into_inner().expect("no panic while held");
-    let params: Vec<f64> = fitted
+/// The mean squared error, in discs, of `weights`' linear model over `samples`.
+fn linear_mse(samples: &[Sample], weights: &PatternWeights) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    samples
         .iter()
-        .flat_map(|f| f.as_ref().expect("every phase fitted").0.iter().copied())
-        .collect();
-    let weights = PatternWeights::from_params(quantise(&params));
-    let reports = (0..PHASES)
-        .map(|phase| {
-            let test = &test_by_phase[phase];
-            PhaseReport {
-                phase,
-                samples: by_phase[phase].len(),
-                mse: fitted[phase].as_ref().expect("fitted").1,
-                test_samples: test.len(),
-                test_mae: (mae(test, |p| weights.evaluate(p)), mae(test, hand_evaluate)),
-            }
+        .map(|s| {
+            let value = f64::from(weights.raw(s.me, s.opp, s.empties())) / f64::from(SCALE);
+            (f64::from(s.label) - value).powi(2)
         })
-        .collect();
-    (weights, reports)
+        .sum::<f64>()
+        / samples.len() as f64
 }
 
 /// The mean squared label: the error of predicting 0 everywhere.

@@ -1,20 +1,24 @@
 //! Nodes one ply from the horizon, the most numerous interior nodes, searched straight from
 //! the bitboards: the generic node's work without its move list, table key and calls. The
 //! search is the same, move for move: the static square order, each child counted as a
-//! node and evaluated as a leaf, NegaScout's re-search of a leaf counted again; so values,
-//! node counts and the bench signature do not change (docs/benchmarks-journal.md).
+//! node and evaluated as a leaf, NegaScout's re-search of a leaf counted again
+//! (docs/benchmarks-journal.md). One difference: each leaf is evaluated with its window,
+//! so that the evaluation's network runs only where it can bring the leaf into the window
+//! (a bound beyond it otherwise, which fail-soft alpha-beta takes as it is:
+//! docs/evaluation.md, "The network").
 
 use super::order::order_tables;
 use crate::game::Game;
 use crate::game::othello::geometry::squares;
 use crate::game::othello::{Othello, OthelloMove};
 use crate::search::othello::eval::Evaluator;
-use crate::search::{INFINITY, Searchable, SolverContext};
+use crate::search::{INFINITY, SolverContext};
 
 /// The fail-soft value of `position` searched one ply deep in `(alpha, beta)`, or `None`
 /// when the side to move must pass (the generic node plays the pass). `scout`: after the
 /// first move, NegaScout probes each child with a null window and re-searches one that
-/// lands inside the window, which for a leaf means evaluating it again. When a limit stops
+/// lands inside the window, which for a leaf means evaluating it again with the wider
+/// window (its first value may have been a bound). When a limit stops
 /// the search, `ctx.stopped` is set and the value means nothing.
 pub(super) fn frontier(
     position: &Othello,
@@ -36,9 +40,11 @@ pub(super) fn frontier(
     for class in order_tables(position.geometry()).classes {
         for square in squares(moves & class) {
             let child = position.play(OthelloMove::square(square));
-            let value = -leaf(&child, ctx, evaluator);
-            if !first && scout && value > alpha.max(best) && value < beta && !*ctx.stopped {
-                leaf(&child, ctx, evaluator);
+            let lo = alpha.max(best);
+            let hi = if first || !scout { beta } else { lo + 1 };
+            let mut value = -leaf(&child, ctx, evaluator, (-hi, -lo));
+            if !first && scout && value > lo && value < beta && !*ctx.stopped {
+                value = -leaf(&child, ctx, evaluator, (-beta, -lo));
             }
             if *ctx.stopped {
                 return Some(0);
@@ -55,13 +61,20 @@ pub(super) fn frontier(
     Some(best)
 }
 
-/// A child at the horizon, counted as the generic search counts a leaf node.
+/// A child at the horizon searched with `window` (its own side's), fail-soft, counted as
+/// the generic search counts a leaf node.
 #[inline]
-fn leaf(child: &Othello, ctx: &mut SolverContext<'_>, evaluator: &Evaluator) -> i32 {
+fn leaf(
+    child: &Othello,
+    ctx: &mut SolverContext<'_>,
+    evaluator: &Evaluator,
+    (lo, hi): (i32, i32),
+) -> i32 {
     if ctx.enter() {
         return 0;
     }
-    ctx.stats.count_leaf(child.horizon(evaluator))
+    ctx.stats
+        .count_leaf(child.horizon_within(evaluator, lo, hi))
 }
 
 #[cfg(test)]
@@ -70,25 +83,31 @@ mod tests {
     use crate::game::othello::Geometry;
     use crate::game::{MoveList, Start};
     use crate::search::limits::{Limits, StopCheck};
-    use crate::search::{Horizon, SearchStats, horizon_value};
+    use crate::search::{Horizon, SearchStats, Searchable, horizon_value};
     use rand::{RngExt, SeedableRng, rngs::StdRng};
 
-    /// The generic node one ply from the horizon, written out: its move order, its leaves,
-    /// NegaScout's re-search of a leaf inside the window.
+    /// The generic node one ply from the horizon, written out: its move order, its leaves
+    /// (each with its window, `bounded`; otherwise exact), NegaScout's re-search of a leaf
+    /// inside the window.
     fn generic(
         position: &Othello,
         (alpha, beta): (i32, i32),
         scout: bool,
+        bounded: bool,
         evaluator: &Evaluator,
         stats: &mut SearchStats,
     ) -> i32 {
         let mut moves = MoveList::new();
         position.generate_moves(&mut moves);
         position.order_moves(&mut moves, 1, evaluator);
-        let mut leaf = |child: &Othello| {
+        let mut leaf = |child: &Othello, (lo, hi): (i32, i32)| {
             stats.nodes += 1;
             stats.leaf_evals += 1;
-            let horizon = horizon_value(child, evaluator);
+            let horizon = if bounded {
+                child.horizon_within(evaluator, lo, hi)
+            } else {
+                horizon_value(child, evaluator)
+            };
             if let Horizon::Estimate(_) = horizon {
                 stats.heuristic_leaves += 1;
             }
@@ -97,9 +116,11 @@ mod tests {
         let mut best = -INFINITY;
         for (i, &mv) in moves.iter().enumerate() {
             let child = position.play(mv);
-            let v = -leaf(&child);
-            if scout && i > 0 && v > alpha.max(best) && v < beta {
-                assert_eq!(-leaf(&child), v);
+            let lo = alpha.max(best);
+            let hi = if scout && i > 0 { lo + 1 } else { beta };
+            let mut v = -leaf(&child, (-hi, -lo));
+            if scout && i > 0 && v > lo && v < beta {
+                v = -leaf(&child, (-beta, -lo));
             }
             if v > best {
                 best = v;
@@ -137,13 +158,31 @@ mod tests {
                         };
                         let got = frontier(&p, window.0, window.1, scout, &mut ctx, &evaluator);
                         let mut expected_stats = SearchStats::default();
-                        let expected = generic(&p, window, scout, &evaluator, &mut expected_stats);
+                        let expected =
+                            generic(&p, window, scout, true, &evaluator, &mut expected_stats);
                         if p.moves() == 0 {
                             assert_eq!(got, None, "{p}");
                             continue;
                         }
                         assert_eq!(got, Some(expected), "{p} {window:?} scout {scout}");
                         assert_eq!(stats, expected_stats, "{p} {window:?} scout {scout}");
+                        // With exact leaves: the same value inside the window, and beyond
+                        // it a bound on the same side that the exact value does not pass.
+                        let exact = generic(
+                            &p,
+                            window,
+                            scout,
+                            false,
+                            &evaluator,
+                            &mut Default::default(),
+                        );
+                        if expected <= window.0 {
+                            assert!(exact <= expected, "{p} {window:?}: {exact} > {expected}");
+                        } else if expected >= window.1 {
+                            assert!(exact >= expected, "{p} {window:?}: {exact} < {expected}");
+                        } else {
+                            assert_eq!(exact, expected, "{p} {window:?} scout {scout}");
+                        }
                     }
                     let mut moves = MoveList::new();
                     p.generate_moves(&mut moves);

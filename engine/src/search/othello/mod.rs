@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use arrayvec::ArrayVec;
 
 use super::probcut::{Prediction, shallow_depth};
-use super::{Horizon, Searchable, SolverContext, Thresholds, horizon_value};
+use super::{Horizon, INFINITY, Searchable, SolverContext, Thresholds, horizon_value};
 use crate::game::othello::geometry::squares;
 use crate::game::othello::movegen::{both_legal_moves, flips, legal_moves};
 use crate::game::othello::{Geometry, Othello, OthelloMove};
@@ -72,10 +72,13 @@ fn end_model() -> &'static EndModel {
     MODEL.get_or_init(EndModel::builtin)
 }
 
-impl Searchable for Othello {
-    /// With the trained evaluation, which reads both sides' moves, those moves also tell
-    /// whether the game is over: found once.
-    fn horizon(&self, evaluator: &Evaluator) -> Horizon {
+impl Othello {
+    /// [`Searchable::horizon`] of a leaf searched with the window `(lo, hi)`, fail-soft:
+    /// where the evaluation's network cannot bring its linear value into the window, a
+    /// bound beyond the window instead of the evaluation
+    /// ([`PatternWeights::evaluate_within`](eval::PatternWeights::evaluate_within)).
+    #[inline]
+    pub(super) fn horizon_within(&self, evaluator: &Evaluator, lo: i32, hi: i32) -> Horizon {
         let Some(weights) = evaluator.patterns_for(self.geometry()) else {
             return horizon_value(self, evaluator);
         };
@@ -83,8 +86,16 @@ impl Searchable for Othello {
         if moves == [0, 0] {
             Horizon::End(self.final_score())
         } else {
-            Horizon::Estimate(weights.evaluate_with_moves(self, moves))
+            Horizon::Estimate(weights.evaluate_within(self, moves, lo, hi))
         }
+    }
+}
+
+impl Searchable for Othello {
+    /// With the trained evaluation, which reads both sides' moves, those moves also tell
+    /// whether the game is over: found once.
+    fn horizon(&self, evaluator: &Evaluator) -> Horizon {
+        self.horizon_within(evaluator, -INFINITY, INFINITY)
     }
 
     fn order_moves(&self, moves: &mut MoveList<OthelloMove>, depth: i32, evaluator: &Evaluator) {

@@ -1,9 +1,11 @@
-//! Othello's evaluations: the trained patterns ([`weights`], [`patterns`], [`globals`]) on
-//! 8x8, the hand-weighted features ([`hand`]) on every board, and the choice between them
-//! (options `Eval` and `EvalFile`).
+//! Othello's evaluations: the trained patterns ([`weights`], [`patterns`], [`globals`])
+//! with the network over their tables ([`network`]) on 8x8, the hand-weighted features
+//! ([`hand`]) on every board, and the choice between them (options `Eval` and
+//! `EvalFile`).
 
 pub(crate) mod globals;
 pub mod hand;
+pub mod network;
 pub(crate) mod patterns;
 pub mod weights;
 

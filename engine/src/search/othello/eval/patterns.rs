@@ -375,12 +375,21 @@ fn copy_sum(me: u64, opp: u64, table: &[i8]) -> i32 {
 /// trainer fits.
 #[inline]
 pub(crate) fn indices(me: u64, opp: u64, out: &mut [u32]) {
+    let mut all = [0; INDEX_COUNT];
+    fill_indices(me, opp, globals::both_moves(me, opp), &mut all);
+    for (slot, index) in out.iter_mut().zip(all) {
+        *slot = index;
+    }
+}
+
+/// [`indices`] of a position whose legal moves are `moves` (the side to move's, the
+/// opponent's).
+#[inline(always)]
+fn fill_indices(me: u64, opp: u64, moves: [u64; 2], out: &mut [u32; INDEX_COUNT]) {
     let copies = copy_indices(me, opp);
-    let globals = global_indices(me, opp, globals::both_moves(me, opp));
-    for (slot, index) in out
-        .iter_mut()
-        .zip(copies[..INSTANCE_COUNT].iter().copied().chain(globals))
-    {
+    let (out_copies, out_globals) = out.split_at_mut(INSTANCE_COUNT);
+    out_copies.copy_from_slice(&copies[..INSTANCE_COUNT]);
+    for (slot, index) in out_globals.iter_mut().zip(global_indices(me, opp, moves)) {
         *slot = index;
     }
 }
@@ -427,10 +436,38 @@ pub(crate) fn sum_at_indices(
     copy_sum(me, opp, shapes) * SHAPE_UNIT + globals
 }
 
+/// The evaluation's sum, as [`sum_at_indices`] finds it, and the table indices it read
+/// (as [`indices`] gives them), for the network to read again.
+#[inline]
+pub(crate) fn linear_sum_and_indices(
+    me: u64,
+    opp: u64,
+    moves: [u64; 2],
+    shapes: &[i8],
+    features: &[i16],
+    out: &mut [u32; INDEX_COUNT],
+) -> i32 {
+    let (shapes, features) = (&shapes[..SHAPE_TABLE_LEN], &features[..FEATURE_TABLE_LEN]);
+    fill_indices(me, opp, moves, out);
+    let (out_copies, out_globals) = out.split_at(INSTANCE_COUNT);
+    let shape_sum: i32 = out_copies
+        .iter()
+        .map(|&index| i32::from(shapes[index as usize]))
+        .sum();
+    let feature_sum: i32 = out_globals
+        .iter()
+        .map(|&index| i32::from(features[(index - SHAPES_LEN) as usize]))
+        .sum();
+    shape_sum * SHAPE_UNIT + feature_sum
+}
+
 /// The number of table indices a position reads: the length of [`indices`]' output.
+pub(crate) const INDEX_COUNT: usize = INSTANCE_COUNT + globals::COUNT;
+
+/// [`INDEX_COUNT`], for callers outside the evaluation.
 #[must_use]
 pub(crate) const fn feature_count() -> usize {
-    INSTANCE_COUNT + globals::COUNT
+    INDEX_COUNT
 }
 
 #[cfg(test)]
@@ -521,6 +558,9 @@ mod tests {
             let expected: i32 = out.iter().map(|&i| entry(i)).sum();
             let moves = globals::both_moves(me, opp);
             assert_eq!(sum_at_indices(me, opp, moves, &shapes, &features), expected);
+            let mut read = [0; INDEX_COUNT];
+            let sum = linear_sum_and_indices(me, opp, moves, &shapes, &features, &mut read);
+            assert_eq!((sum, &read[..]), (expected, &out[..]));
         }
     }
 
