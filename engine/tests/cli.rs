@@ -370,6 +370,61 @@ fn labels_are_solved_listed_and_trained_on() {
     );
 }
 
+/// `train` fits the linear model and the network over it; `--no-net` the linear model
+/// alone; `--linear F` keeps F's linear model and trains only the network; bad network
+/// settings are refused with a reason.
+#[test]
+fn train_fits_the_network_over_a_linear_model_or_without_one() {
+    use engine::search::othello::eval::PatternWeights;
+    let (dir, games) = games_folder(80, 12);
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let train = |extra: &[&str]| {
+        let output = path("out.weights");
+        let mut args = vec!["train", games.to_str().unwrap(), "-o", &output];
+        args.extend(["--iterations", "3"]);
+        if !extra.contains(&"--net-epochs") {
+            args.extend(["--net-epochs", "1"]);
+        }
+        args.extend(extra);
+        engine(&args)
+    };
+    let (linear, both, over) = (
+        path("linear.weights"),
+        path("both.weights"),
+        path("over.weights"),
+    );
+    for (extra, file) in [
+        (vec!["--no-net"], &linear),
+        (vec![], &both),
+        (vec!["--linear", linear.as_str()], &over),
+    ] {
+        let out = train(&extra);
+        assert!(out.status.success(), "{extra:?}: {}", stderr(&out));
+        assert!(stdout(&out).contains("mae linear"), "{}", stdout(&out));
+        std::fs::rename(path("out.weights"), file).unwrap();
+    }
+    let load = |file: &str| PatternWeights::load(std::path::Path::new(file)).unwrap();
+    let (linear, both, over) = (load(&linear), load(&both), load(&over));
+    assert!(linear.net().is_none());
+    assert_eq!(both.net().map(|n| n.phases()), Some((3, 13)));
+    // Over a given linear model: that model, unchanged, with a network.
+    assert_eq!(over.params(), linear.params());
+    assert!(over.net().is_some());
+    for (extra, says) in [
+        (vec!["--net-phases", "5", "3"], "--net-phases must be"),
+        (vec!["--net-phases", "3", "15"], "--net-phases must be"),
+        (vec!["--net-epochs", "0"], "--net-epochs must be at least 1"),
+        (
+            vec!["--linear", "/nonexistent/w.weights"],
+            "/nonexistent/w.weights",
+        ),
+    ] {
+        let out = train(&extra);
+        assert!(!out.status.success(), "{extra:?}");
+        assert!(stderr(&out).contains(says), "{extra:?}: {}", stderr(&out));
+    }
+}
+
 /// `selfplay` writes games that a second run resumes and `train` reads beside other
 /// folders; another seed in the same file is refused.
 #[test]

@@ -196,20 +196,21 @@ pub fn train_on(
         &AtomicUsize::new(0),
     );
 
-    let (params, mse) = match config.linear {
+    let (linear, mse) = match config.linear {
         Some(params) => {
-            let weights = PatternWeights::from_params(params.clone());
+            let linear = PatternWeights::from_params(params);
             let mse = by_phase
                 .iter()
-                .map(|samples| (mean_square(samples), linear_mse(samples, &weights)))
+                .map(|samples| (mean_square(samples), linear_mse(samples, &linear)))
                 .collect();
-            (params, mse)
+            (linear, mse)
         }
-        None => fit_linear(&by_phase, config.fit, threads, lines),
+        None => {
+            let (params, mse) = fit_linear(&by_phase, config.fit, threads, lines);
+            (PatternWeights::from_params(params), mse)
+        }
     };
-    let linear = PatternWeights::from_params(params);
-    let mut weights = PatternWeights::from_params(linear.params().to_vec());
-    if let Some(net_params) = config.net {
+    let net = config.net.map(|net_params| {
         let passes = bar(net_params.epochs, "network");
         let floats = train_net(&by_phase, &linear, net_params, &mut |pass, mse| {
             passes.inc(1);
@@ -218,9 +219,9 @@ pub fn train_on(
             }
         });
         passes.finish_and_clear();
-        let net = PatternNet::quantise(&floats).expect("the trainer's network has its shape");
-        weights = weights.with_net(Some(net));
-    }
+        PatternNet::quantise(&floats).expect("the trainer's network has its shape")
+    });
+    let weights = PatternWeights::from_params(linear.params().to_vec()).with_net(net);
     let reports = (0..PHASES)
         .map(|phase| {
             let test = &test_by_phase[phase];
