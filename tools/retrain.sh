@@ -8,7 +8,8 @@
 # have measured (sessions 54-57).
 # The fit is the shipped weights' command (docs/evaluation.md, "Training", since session
 # 61 the fit of batches 1-13 and 25-34) with the batches asked, on one thread:
-# target/retrain/genN.weights for the first N, genA-B+C-D for a list of ranges (about 4
+# target/retrain/genN.weights for the first N, genA-B+C-D for a list of ranges (the linear
+# model, then the network over it since session 66: about 6
 # minutes), kept and reused; its held-out errors are printed beside the shipped weights'.
 # The match is played by one build with the two weight files (option EvalFile), the book
 # off, one game at a time (or as many as CONCURRENCY, the third argument, while nothing

@@ -206,6 +206,14 @@ fn deeper_searches_on_small_boards() {
     with_position!(start("kalah6x4"), p => check_game(p, 0..20, &[6, 7, 8], 16, 24));
 }
 
+/// Where the evaluation's network corrects the linear sum (16-59 discs) and the searches'
+/// frontier evaluates leaves with their window: every search still finds the value of
+/// the full evaluation that the reference reads at every leaf.
+#[test]
+fn othello_8x8_where_the_network_corrects() {
+    with_position!(start("othello8x8"), p => check_game(p, 14..50, &[1, 2, 3, 4], 300, 26));
+}
+
 #[test]
 fn othello_8x8_midgame() {
     with_position!(start("othello8x8"), p => check_game(p, 10..30, &[5, 6, 5, 6, 7], 10, 25));
