@@ -1,7 +1,8 @@
-//! Training the network over the pattern tables ([`network`](crate::search::othello::eval::network);
-//! docs/evaluation.md, "The network"): stochastic gradient descent on what the linear model
-//! leaves of each label, one table of rows shared by the phases it covers, a head per
-//! phase. Deterministic: the samples are visited in an order drawn from a seed.
+//! Training the network over the pattern tables
+//! ([`network`](crate::search::othello::eval::network); docs/evaluation.md, "The network
+//! over the patterns"): stochastic gradient descent on what the linear model leaves of
+//! each label, one table of rows shared by the phases it covers, a head per phase.
+//! Deterministic: the samples are visited in an order drawn from a seed.
 
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng, rngs::StdRng};

@@ -5,7 +5,7 @@
 //! (docs/benchmarks-journal.md). One difference: each leaf is evaluated with its window,
 //! so that the evaluation's network runs only where it can bring the leaf into the window
 //! (a bound beyond it otherwise, which fail-soft alpha-beta takes as it is:
-//! docs/evaluation.md, "The network").
+//! docs/evaluation.md, "The network over the patterns").
 
 use super::order::order_tables;
 use crate::game::Game;

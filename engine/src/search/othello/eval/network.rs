@@ -1,6 +1,6 @@
 //! The network over the pattern tables: a correction added to the linear sum of
 //! [`weights`](super::weights) in the middle of the game (docs/evaluation.md, "The
-//! network").
+//! network over the patterns").
 //!
 //! Every parameter of the linear model (a pattern configuration or a whole-board feature's
 //! value) also owns [`HIDDEN`] numbers, one table shared by the phases it covers. A
@@ -8,8 +8,8 @@
 //! is weighed by the phase's output weight; the phase's offset is added. The linear model
 //! sees each shape alone; the network sees how they combine. Its correction is clamped to
 //! [`MAX_CORRECTION`], so that a leaf whose linear value lies further than that outside a
-//! search's window needs no network to fail low or high ([`PatternWeights::evaluate_within`]
-//! (super::PatternWeights::evaluate_within)).
+//! search's window needs no network to fail low or high
+//! ([`PatternWeights::evaluate_within`](super::PatternWeights::evaluate_within)).
 
 use super::patterns::LAYOUT;
 use super::weights::{PHASES, SCALE};
@@ -17,8 +17,8 @@ use super::weights::{PHASES, SCALE};
 /// Hidden units.
 pub const HIDDEN: usize = 16;
 
-/// Table entries and biases are in these units per disc (bytes: -4 to +3.97 discs per
-/// entry; training keeps them well inside).
+/// Table entries and biases are in these units per disc (an entry is a byte: within
+/// ±3.97 discs, where the trainer keeps the rows).
 pub const ENTRY_UNITS: i32 = 32;
 
 /// Output weights are in these units per 1.

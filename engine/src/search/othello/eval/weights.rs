@@ -2,7 +2,7 @@
 //! and the evaluation itself (docs/evaluation.md).
 //!
 //! File format (the whole file zlib-compressed, so a damaged file fails its checksum):
-//! the magic `GSPATW01` (the linear model alone) or `GSPATW02` (with a [`network`]), then
+//! the magic `GSPATW01` (the linear model alone) or `GSPATW02` (with a [`network`](super::network)), then
 //! little-endian `u32`s for the phases, the parameters per phase and the scale (weight
 //! units per disc), then `phases * parameters` `i16` weights, phase by phase in the order of
 //! [`Layout::param`]. `GSPATW02` goes on with the network: `u32`s for its hidden units and
