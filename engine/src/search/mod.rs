@@ -366,6 +366,26 @@ impl SolverContext<'_> {
     }
 }
 
+/// Asserts that `value`, a fail-soft result in the window `(lo, hi)`, agrees with the
+/// `exact` value: equal inside the window, and beyond it a bound on the same side that the
+/// exact value does not pass. `what` names the case.
+#[cfg(test)]
+pub(crate) fn assert_fail_soft(value: i32, exact: i32, (lo, hi): (i32, i32), what: &str) {
+    if value <= lo {
+        assert!(
+            exact <= value,
+            "fail-low above the value {exact}: {value}, {what}"
+        );
+    } else if value >= hi {
+        assert!(
+            exact >= value,
+            "fail-high below the value {exact}: {value}, {what}"
+        );
+    } else {
+        assert_eq!(value, exact, "inside the window ({lo}, {hi}): {what}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -221,7 +221,7 @@ pub fn train_on(
         passes.finish_and_clear();
         PatternNet::quantise(&floats).expect("the trainer's network has its shape")
     });
-    let weights = PatternWeights::from_params(linear.params().to_vec()).with_net(net);
+    let weights = linear.clone().with_net(net);
     let reports = (0..PHASES)
         .map(|phase| {
             let test = &test_by_phase[phase];

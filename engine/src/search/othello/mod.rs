@@ -240,7 +240,7 @@ mod tests {
     }
 
     /// Positions of random games to the end, every one of them, ends included.
-    fn random_game_positions(seed: u64) -> Vec<Othello> {
+    pub(super) fn random_game_positions(seed: u64) -> Vec<Othello> {
         use rand::{RngExt, SeedableRng, rngs::StdRng};
         let mut rng = StdRng::seed_from_u64(seed);
         let mut p = Othello::start(Geometry::Board8x8, Start::Standard);

@@ -430,10 +430,17 @@ pub(crate) fn sum_at_indices(
     features: &[i16],
 ) -> i32 {
     let (shapes, features) = (&shapes[..SHAPE_TABLE_LEN], &features[..FEATURE_TABLE_LEN]);
-    let globals: i32 = global_indices(me, opp, moves)
+    copy_sum(me, opp, shapes) * SHAPE_UNIT + feature_sum(global_indices(me, opp, moves), features)
+}
+
+/// The sum of a phase's whole-board feature weights `features` at the table indices
+/// `indices` (which count from the start of the shapes' table).
+#[inline(always)]
+fn feature_sum(indices: impl IntoIterator<Item = u32>, features: &[i16]) -> i32 {
+    indices
+        .into_iter()
         .map(|index| i32::from(features[(index - SHAPES_LEN) as usize]))
-        .sum();
-    copy_sum(me, opp, shapes) * SHAPE_UNIT + globals
+        .sum()
 }
 
 /// The evaluation's sum, as [`sum_at_indices`] finds it, and the table indices it read
@@ -454,11 +461,7 @@ pub(crate) fn linear_sum_and_indices(
         .iter()
         .map(|&index| i32::from(shapes[index as usize]))
         .sum();
-    let feature_sum: i32 = out_globals
-        .iter()
-        .map(|&index| i32::from(features[(index - SHAPES_LEN) as usize]))
-        .sum();
-    shape_sum * SHAPE_UNIT + feature_sum
+    shape_sum * SHAPE_UNIT + feature_sum(out_globals.iter().copied(), features)
 }
 
 /// The number of table indices a position reads: the length of [`indices`]' output.

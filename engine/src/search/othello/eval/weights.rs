@@ -110,6 +110,7 @@ pub enum WeightsError {
 }
 
 /// Trained pattern weights for every phase, ready to evaluate with.
+#[derive(Clone)]
 pub struct PatternWeights {
     /// `PHASES * Layout::params` trained parameters.
     params: Vec<i16>,
@@ -504,42 +505,39 @@ mod tests {
         }
     }
 
+    /// The positions before the end of the random games of `seeds`.
+    fn unfinished_positions(seeds: std::ops::Range<u64>) -> Vec<Othello> {
+        use crate::game::Game;
+        use crate::search::othello::tests::random_game_positions;
+        seeds
+            .flat_map(random_game_positions)
+            .filter(|p| !p.is_terminal())
+            .collect()
+    }
+
     #[test]
     fn a_windowed_evaluation_is_the_evaluation_or_a_bound_beyond_the_window() {
-        use crate::game::othello::Geometry;
-        use crate::game::{Game, MoveList, Start};
         use rand::{RngExt, SeedableRng, rngs::StdRng};
         let weights = PatternWeights::builtin();
         let with_net = sample_with_net();
+        let positions = unfinished_positions(0..60);
         let mut rng = StdRng::seed_from_u64(66);
         let (mut bounds, mut exact) = (0, 0);
         for w in [&*weights, &with_net] {
-            for _ in 0..60 {
-                let mut p = Othello::start(Geometry::Board8x8, Start::Standard);
-                while !p.is_terminal() {
-                    let moves = p.both_moves();
-                    let value = w.evaluate_with_moves(&p, moves);
-                    assert_eq!(value, w.evaluate(&p));
-                    for _ in 0..4 {
-                        let lo = rng.random_range(-40..40);
-                        let hi = lo + rng.random_range(1..12);
-                        let got = w.evaluate_within(&p, moves, lo, hi);
-                        if got <= lo {
-                            assert!(value <= got, "{p} ({lo}, {hi}): {value} > {got}");
-                        } else if got >= hi {
-                            assert!(value >= got, "{p} ({lo}, {hi}): {value} < {got}");
-                        } else {
-                            assert_eq!(got, value, "{p} ({lo}, {hi})");
-                        }
-                        if got == value {
-                            exact += 1
-                        } else {
-                            bounds += 1
-                        }
+            for p in &positions {
+                let moves = p.both_moves();
+                let value = w.evaluate_with_moves(p, moves);
+                assert_eq!(value, w.evaluate(p));
+                for _ in 0..4 {
+                    let lo = rng.random_range(-40..40);
+                    let hi = lo + rng.random_range(1..12);
+                    let got = w.evaluate_within(p, moves, lo, hi);
+                    crate::search::assert_fail_soft(got, value, (lo, hi), &p.to_string());
+                    if got == value {
+                        exact += 1
+                    } else {
+                        bounds += 1
                     }
-                    let mut list = MoveList::new();
-                    p.generate_moves(&mut list);
-                    p = p.play(list[rng.random_range(0..list.len())]);
                 }
             }
         }
@@ -552,27 +550,17 @@ mod tests {
 
     #[test]
     fn the_network_corrects_only_its_phases_and_by_at_most_its_limit() {
-        use crate::game::othello::Geometry;
-        use crate::game::{Game, MoveList, Start};
-        use rand::{RngExt, SeedableRng, rngs::StdRng};
         let linear = sample();
         let with_net = sample_with_net();
-        let mut rng = StdRng::seed_from_u64(67);
         let mut corrected = 0;
-        for _ in 0..40 {
-            let mut p = Othello::start(Geometry::Board8x8, Start::Standard);
-            while !p.is_terminal() {
-                let (a, b) = (linear.evaluate(&p), with_net.evaluate(&p));
-                let phase = phase(p.empty().count_ones());
-                if (3..=13).contains(&phase) {
-                    assert!((a - b).abs() <= MAX_CORRECTION / SCALE + 1, "{p}: {a} {b}");
-                    corrected += usize::from(a != b);
-                } else {
-                    assert_eq!(a, b, "{p}");
-                }
-                let mut list = MoveList::new();
-                p.generate_moves(&mut list);
-                p = p.play(list[rng.random_range(0..list.len())]);
+        for p in unfinished_positions(100..140) {
+            let (a, b) = (linear.evaluate(&p), with_net.evaluate(&p));
+            let phase = phase(p.empty().count_ones());
+            if (3..=13).contains(&phase) {
+                assert!((a - b).abs() <= MAX_CORRECTION / SCALE + 1, "{p}: {a} {b}");
+                corrected += usize::from(a != b);
+            } else {
+                assert_eq!(a, b, "{p}");
             }
         }
         assert!(corrected > 100, "{corrected}");
