@@ -164,7 +164,7 @@ fn solve_all_ways<G: Searchable>(position: &G, expected: i32, with_negamax: bool
     {
         let mut tt = TranspositionTable::new(16);
         let params = SearchParams {
-            algorithm,
+            algorithm: Some(algorithm),
             use_tt,
             ..SearchParams::default()
         };
@@ -300,7 +300,7 @@ fn a_win_found_at_the_root_keeps_its_move_and_pv() {
     for algorithm in Algorithm::ALL {
         let mut tt = TranspositionTable::new(1);
         let params = SearchParams {
-            algorithm,
+            algorithm: Some(algorithm),
             ..SearchParams::default()
         };
         let limits = Limits {

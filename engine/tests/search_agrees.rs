@@ -140,7 +140,7 @@ fn check_game<G: Searchable>(
             for use_tt in [false, true] {
                 for iterative in [false, true] {
                     let params = SearchParams {
-                        algorithm,
+                        algorithm: Some(algorithm),
                         use_tt,
                         iterative,
                         ..SearchParams::default()
@@ -233,7 +233,7 @@ fn check_kept_table<G: Searchable>(start: G, depths: &[i32], games: usize, seed:
             let expected = reference(&position, full);
             let algorithm = Algorithm::ALL[(ply + game) % Algorithm::ALL.len()];
             let params = SearchParams {
-                algorithm,
+                algorithm: Some(algorithm),
                 ..SearchParams::default()
             };
             let limits = Limits::depth_or_exact(Some(depth as u32));
@@ -277,7 +277,7 @@ fn check_multipv<G: Searchable>(
         position.generate_moves(&mut legal);
         for (algorithm, k) in [(Algorithm::Mtdf, usize::MAX), (Algorithm::NegaScout, 2)] {
             let params = SearchParams {
-                algorithm,
+                algorithm: Some(algorithm),
                 ..SearchParams::default()
             };
             let limits = Limits {
@@ -404,7 +404,7 @@ fn parallel_searches_return_the_single_thread_value() {
             let threads = [2, 4][i % 2];
             let algorithm = Algorithm::ALL[i % Algorithm::ALL.len()];
             let params = SearchParams {
-                algorithm,
+                algorithm: Some(algorithm),
                 threads,
                 ..SearchParams::default()
             };
@@ -437,7 +437,7 @@ fn parallel_searches_return_the_single_thread_value() {
                 // Every algorithm's search, helpers and all.
                 let algorithm = Algorithm::ALL[i % Algorithm::ALL.len()];
                 let params = SearchParams {
-                    algorithm,
+                    algorithm: Some(algorithm),
                     threads: 4,
                     ..SearchParams::default()
                 };

@@ -113,7 +113,7 @@ fn a_better_move_proven_in_the_stopped_iteration_is_played() {
     for limit in (1_000..800_000).step_by(4_500) {
         let mut tt = TranspositionTable::new(4);
         let params = SearchParams {
-            algorithm: Algorithm::NegaAlpha,
+            algorithm: Some(Algorithm::NegaAlpha),
             ..SearchParams::default()
         };
         let limits = Limits {

@@ -11,6 +11,7 @@ use engine::game::Game;
 use gui::App;
 use gui::engine_link::LinkStatus;
 use gui::settings::{ClockSettings, Controller, Settings, Strength};
+use protocol::Algorithm;
 
 /// The data directory of this test process: the built-in engine is started once per
 /// process, with the data directory of the first app that starts it.
@@ -923,9 +924,22 @@ fn the_workbench_is_folded_until_opened() {
     h.get_by_label("MTD(f) bounds").click();
     h.get_by_label("Engine").click();
     h.run();
+    // The engine's default search in Othello (NegaScout) sends no passes: the panel says so.
+    assert!(
+        h.query_by_label_contains("No MTD(f) passes in this search")
+            .is_some()
+    );
+    assert!(h.query_by_label("Black algorithm").is_some());
+    // With MTD(f) asked for, its passes are plotted.
+    h.state_mut().control_mut().settings.engines[1].search_algorithm = Some(Algorithm::Mtdf);
+    let mv = h.state().control().game().position().legal_moves()[0].clone();
+    h.get_by_label(&format!("{mv} (legal)")).click();
+    h.run();
+    wait_until(&mut h, "the engine's second reply", |app| {
+        app.control().game().cursor() == 4
+    });
     assert!(
         h.query_by_label_contains("MTD(f) bounds, pass by pass")
             .is_some()
     );
-    assert!(h.query_by_label("Black algorithm").is_some());
 }

@@ -75,8 +75,9 @@ impl PositionStart {
     }
 }
 
-/// The search algorithms.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// The search algorithms. A `go` without one leaves the choice to the engine (ours: each
+/// game's own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
     /// Plain negamax.
     Negamax,
@@ -84,10 +85,10 @@ pub enum Algorithm {
     AlphaBeta,
     /// Fail-soft alpha-beta.
     NegaAlpha,
-    /// NegaScout.
+    /// NegaScout (in iterative deepening, the root in an aspiration window around the last
+    /// iteration's score).
     NegaScout,
-    /// MTD(f), the default.
-    #[default]
+    /// MTD(f): null-window passes from the last iteration's score.
     Mtdf,
 }
 
@@ -162,7 +163,7 @@ pub struct TimeControl {
 /// `infinite` with a limit or a goal, nor `solve` with `wld` or `depth`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Go {
-    /// The algorithm (MTD(f) with iterative deepening when absent).
+    /// The algorithm, driven by iterative deepening (the engine's choice when absent).
     pub algorithm: Option<Algorithm>,
     /// Deepest iteration in plies (at least 1).
     pub depth: Option<u32>,

@@ -211,7 +211,7 @@ fn searches_agree_with_the_library(client: &mut Client) {
 fn every_algorithm_finds_the_negamax_value(client: &mut Client) {
     let (position, moves) = test_position("othello6x6", 7, 8);
     let negamax = SearchParams {
-        algorithm: Algorithm::Negamax,
+        algorithm: Some(Algorithm::Negamax),
         ..SearchParams::default()
     };
     let (_, value, _) = library_search(&position, 4, &negamax);
@@ -296,7 +296,12 @@ fn mtdf_pass_lines_show_the_bounds_converging(client: &mut Client) {
     client
         .command(&position_command("othello8x8", &moves), PATIENCE)
         .unwrap();
-    let quiet = client.search(&go(4, "quiet"), PATIENCE).unwrap();
+    // MTD(f) named: Othello's own search (NegaScout) makes no passes.
+    let mtdf = |id| Go {
+        algorithm: Some(Algorithm::Mtdf),
+        ..go(4, id)
+    };
+    let quiet = client.search(&mtdf("quiet"), PATIENCE).unwrap();
     assert!(quiet.infos.iter().all(|i| i.pass.is_none()));
     client
         .command(
@@ -308,7 +313,7 @@ fn mtdf_pass_lines_show_the_bounds_converging(client: &mut Client) {
     client
         .command(&position_command("othello8x8", &moves), PATIENCE)
         .unwrap();
-    let outcome = client.search(&go(4, "loud"), PATIENCE).unwrap();
+    let outcome = client.search(&mtdf("loud"), PATIENCE).unwrap();
     let passes: Vec<_> = outcome.infos.iter().filter(|i| i.pass.is_some()).collect();
     assert!(passes.len() >= 4, "at least one pass per iteration");
     for info in &passes {

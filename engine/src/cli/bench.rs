@@ -56,9 +56,10 @@ pub struct BenchArgs {
     /// off: full width, or auto: 58 without a time limit).
     #[arg(long, default_value_t = SelectivitySchedule::default(), requires = "budget")]
     selectivity: SelectivitySchedule,
-    /// The search at each iteration (negamax, alphabeta, negaalpha, negascout, mtdf).
-    #[arg(long, default_value_t = Algorithm::Mtdf)]
-    algorithm: Algorithm,
+    /// The search at each iteration (negamax, alphabeta, negaalpha, negascout, mtdf;
+    /// default: the game's own, negascout for Othello, mtdf for Kalah).
+    #[arg(long)]
+    algorithm: Option<Algorithm>,
     /// Search threads (1: deterministic node counts; above 1, --ffo and --file also print
     /// the main thread's nodes, for tools/scaling.sh).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]

@@ -97,7 +97,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<()> {
         );
         for (algorithm, use_tt, iterative) in rows() {
             let params = SearchParams {
-                algorithm,
+                algorithm: Some(algorithm),
                 use_tt,
                 iterative,
                 // The seeds start MTD(f) from 0 and count every leaf, with no special endgame code.

@@ -27,9 +27,10 @@ pub struct SolveArgs {
     /// Only prove win, loss or draw.
     #[arg(long)]
     wld: bool,
-    /// Search algorithm.
-    #[arg(long, default_value = "mtdf")]
-    algorithm: Algorithm,
+    /// The search at each iteration (negamax, alphabeta, negaalpha, negascout, mtdf;
+    /// default: the game's own, negascout for Othello, mtdf for Kalah).
+    #[arg(long)]
+    algorithm: Option<Algorithm>,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 256)]
     hash: usize,

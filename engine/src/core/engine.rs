@@ -237,7 +237,7 @@ impl Engine {
             }));
         }
         let params = SearchParams {
-            algorithm: go.algorithm.unwrap_or_default(),
+            algorithm: go.algorithm,
             thresholds: self.options.thresholds,
             selectivity: self.options.selectivity,
             threads: threads.threads(),

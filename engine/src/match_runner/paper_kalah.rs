@@ -42,7 +42,7 @@ pub fn play(algorithm: Algorithm, d1: u32, d2: u32, hash_mib: usize) -> Pairing 
     while !position.is_terminal() {
         let side = usize::from(position.side_to_move() == Side::Second);
         let params = SearchParams {
-            algorithm,
+            algorithm: Some(algorithm),
             iterative: false,
             first_guess: guesses[side],
             ..SearchParams::default()

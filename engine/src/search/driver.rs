@@ -1,5 +1,6 @@
 //! Iterative deepening: which depths to search, with which window, and the hand-over of
-//! each iteration's score to the next MTD(f) search as its first guess.
+//! each iteration's score to the next as its guess (NegaScout's aspiration window or
+//! MTD(f)'s first pass).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -202,8 +203,8 @@ pub fn solve_exact<G: Searchable>(
     search(position, tt, &SearchParams::default(), &limits, &mut |_| {})
 }
 
-/// Searches `position` within `limits`, reporting every MTD(f) pass and every completed
-/// iteration to `report`. Always returns a move unless the game is over.
+/// Searches `position` within `limits`, reporting every completed iteration (and, with
+/// MTD(f), every pass) to `report`. Always returns a move unless the game is over.
 ///
 /// With `params.threads` above 1, helper threads search the same position over the same
 /// table at the same time (lazy SMP, docs/parallel.md): they fill the table with results
@@ -316,11 +317,12 @@ struct Shared<'a, M> {
     finished: Option<&'a FinishedIterations<M>>,
 }
 
-/// How far above the iteration's first guess thread `thread` starts its MTD(f) passes:
-/// odd helpers a disc above in heuristic iterations, so that their first passes test
-/// another bound than the main thread's and store the bounds its next passes need (to
-/// depth 22 at 58%, two threads took 0.88 of the time of the same guess; a disc below,
-/// about 0.95: docs/parallel.md). Solves start together, as their threads do best.
+/// How far above the iteration's guess thread `thread` centres its root search (NegaScout's
+/// aspiration window, MTD(f)'s first pass): odd helpers a disc above in heuristic
+/// iterations, so that they test another bound than the main thread's and store the bounds
+/// its next searches need (with MTD(f) to depth 22 at 58%, two threads took 0.88 of the
+/// time of the same guess; a disc below, about 0.95: docs/parallel.md). Solves start
+/// together, as their threads do best.
 fn helper_guess_offset(thread: ThreadNumber, heuristic: bool) -> i32 {
     i32::from(heuristic && thread % 2 == 1)
 }
@@ -510,8 +512,8 @@ fn search_thread<G: Searchable>(
         iterations.push(iteration);
         // A selective search guesses the next iteration from the one before this (the
         // same parity of depth): Othello's values swing between odd and even depths, and
-        // each disc of a guess's error costs MTD(f) a pass. A full-width search feeds each
-        // result to the next, as the papers do.
+        // each disc of a guess's error costs MTD(f) a pass (NegaScout, a re-search in a
+        // wider window). A full-width search feeds each result to the next, as the papers do.
         // A solve (probable or exact) starts from the latest value: the last heuristic
         // iteration, two plies short of the end, has the end's parity.
         let solve_next = plan
@@ -603,7 +605,7 @@ fn root_search<G: Searchable>(
     (floor, ceiling): (i32, i32),
     report: &mut dyn FnMut(Report<'_, G::Move>),
 ) -> RootOutcome<G::Move> {
-    if s.params.algorithm == Algorithm::Mtdf {
+    if s.algorithm == Algorithm::Mtdf {
         let reported = reported_depth(depth);
         let mut on_pass = |pass, time| {
             report(Report::Pass {
@@ -620,7 +622,7 @@ fn root_search<G: Searchable>(
             (floor, ceiling),
             &mut on_pass,
         )
-    } else if s.params.algorithm == Algorithm::NegaScout && s.params.iterative {
+    } else if s.algorithm == Algorithm::NegaScout && s.params.iterative {
         s.aspiration(position, moves, depth, guess, (floor, ceiling))
     } else {
         s.root(position, moves, depth, floor, ceiling)

@@ -1,7 +1,7 @@
 //! The searches, generic over [`Game`]: negamax, alpha-beta (fail-hard), nega-alpha
 //! (fail-soft), NegaScout and MTD(f), each with or without the transposition table,
-//! driven by iterative deepening that feeds each iteration's score to MTD(f) as the next
-//! first guess.
+//! driven by iterative deepening that feeds each iteration's score to the next as its guess
+//! (NegaScout's aspiration window, the default, or MTD(f)'s first pass).
 //!
 //! Every search returns the same value as plain negamax at the same depth: heuristic table
 //! entries are only reused at exactly their own depth, proven ones at any greater depth.
@@ -98,13 +98,15 @@ pub(crate) type ThreadNumber = usize;
 /// How to search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchParams {
-    /// The search at each iteration (MTD(f) unless asked otherwise).
-    pub algorithm: Algorithm,
+    /// The search at each iteration; `None` for the game's own choice,
+    /// [`Searchable::DEFAULT_ALGORITHM`].
+    pub algorithm: Option<Algorithm>,
     /// Use the transposition table.
     pub use_tt: bool,
     /// Iterative deepening (otherwise one search straight to the final depth, as the papers' tables do).
     pub iterative: bool,
-    /// MTD(f)'s first guess for the first iteration (otherwise the table or a shallow search).
+    /// The first iteration's guess, MTD(f)'s first pass or NegaScout's aspiration window
+    /// (otherwise the table or a shallow search).
     pub first_guess: Option<i32>,
     /// Find the full principal variation after each iteration.
     pub principal_variation: bool,
@@ -119,7 +121,7 @@ pub struct SearchParams {
 impl Default for SearchParams {
     fn default() -> Self {
         SearchParams {
-            algorithm: Algorithm::Mtdf,
+            algorithm: None,
             use_tt: true,
             iterative: true,
             first_guess: None,
@@ -222,6 +224,10 @@ pub struct SearchResult<M> {
 
 /// Search hooks a game may provide: move ordering and a specialised endgame solver.
 pub trait Searchable: Evaluate {
+    /// The search at each iteration when none is asked for ([`SearchParams::algorithm`]
+    /// `None`, a `go` without one): the one that plays this game best at equal time.
+    const DEFAULT_ALGORITHM: Algorithm;
+
     /// Orders `moves` best-first. `depth` is the remaining depth (cheap orderings near
     /// leaves); `resources` hold the search's evaluation, for orderings that use it.
     fn order_moves(

@@ -30,6 +30,8 @@ pub(crate) struct Searcher<'a, G: Searchable> {
     pub(crate) params: SearchParams,
     pub(crate) stop_check: StopCheck,
     pub(crate) stats: SearchStats,
+    /// The search at each iteration: the one asked for, or the game's own.
+    pub(crate) algorithm: Algorithm,
     /// Set once a limit is hit; every node then returns at once and nothing is stored.
     pub(crate) stopped: bool,
     /// Fail-soft results (every algorithm but fail-hard alpha-beta).
@@ -69,10 +71,12 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         resources: &'a G::Resources,
         stop_check: StopCheck,
     ) -> Self {
+        let algorithm = params.algorithm.unwrap_or(G::DEFAULT_ALGORITHM);
         Searcher {
             tt,
-            fail_soft: params.algorithm != Algorithm::AlphaBeta,
-            scout: params.algorithm == Algorithm::NegaScout,
+            algorithm,
+            fail_soft: algorithm != Algorithm::AlphaBeta,
+            scout: algorithm == Algorithm::NegaScout,
             params,
             stop_check,
             stats: SearchStats::default(),

@@ -46,7 +46,7 @@ impl<G: Searchable> Searcher<'_, G> {
         let mut best_index = 0;
         for (i, &mv) in moves.iter().enumerate() {
             let child = position.play(mv);
-            let v = if self.params.algorithm == Algorithm::Negamax {
+            let v = if self.algorithm == Algorithm::Negamax {
                 let d = child_depth(position, &child, depth);
                 let v = self.negamax(&child, d);
                 if child.side_to_move() == position.side_to_move() {

@@ -243,6 +243,14 @@ fn score_text(score: protocol::Score, tbhits: Option<u64>) -> String {
 /// other bound in its direction, not as a point at the edge: plotted at the edge, it would
 /// crush the bounds closing in on the score into a line.
 fn bounds_plot(ui: &mut egui::Ui, passes: &[PassBounds], iterations: &[Info], limit: i32) {
+    if passes.is_empty() {
+        ui.label(
+            "No MTD(f) passes in this search: the engine searched another way (ours: \
+             NegaScout in Othello unless asked). Pick mtdf as the engine's algorithm to \
+             see them.",
+        );
+        return;
+    }
     let x = |p: &PassBounds| p.number as f64;
     let closed = |v: i32| v.abs() < limit;
     let lower: Vec<[f64; 2]> = passes
