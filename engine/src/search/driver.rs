@@ -691,6 +691,7 @@ fn ranked<G: Searchable>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::kalah::{Kalah, KalahRules};
     use crate::game::othello::{Geometry, Othello};
     use crate::game::{Game, Start};
     use crate::search::othello::eval::Evaluator;
@@ -704,6 +705,35 @@ mod tests {
             (0..5).all(|t| helper_guess_offset(t, false) == 0),
             "every thread starts a solve from the same guess"
         );
+    }
+
+    /// The MTD(f) passes a depth-4 search of `position` reports.
+    fn passes<G: Searchable>(position: &G, algorithm: Option<Algorithm>) -> usize {
+        let mut tt = TranspositionTable::new(1);
+        let params = SearchParams {
+            algorithm,
+            ..SearchParams::default()
+        };
+        let mut passes = 0;
+        let limits = Limits::depth_or_exact(Some(4));
+        search(position, &mut tt, &params, &limits, &mut |report| {
+            passes += usize::from(matches!(report, Report::Pass { .. }));
+        });
+        passes
+    }
+
+    #[test]
+    fn each_game_searches_its_own_way_unless_asked() {
+        let othello = Othello::start(Geometry::Board8x8, Start::Standard);
+        assert_eq!(
+            passes(&othello, None),
+            0,
+            "Othello's own search is NegaScout"
+        );
+        assert!(passes(&othello, Some(Algorithm::Mtdf)) >= 4);
+        let kalah = Kalah::start(KalahRules::new(6, 4).expect("standard rules"));
+        assert!(passes(&kalah, None) >= 4, "Kalah's own search is MTD(f)");
+        assert_eq!(passes(&kalah, Some(Algorithm::NegaScout)), 0);
     }
 
     #[test]

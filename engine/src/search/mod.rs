@@ -1,7 +1,7 @@
 //! The searches, generic over [`Game`]: negamax, alpha-beta (fail-hard), nega-alpha
 //! (fail-soft), NegaScout and MTD(f), each with or without the transposition table,
 //! driven by iterative deepening that feeds each iteration's score to the next as its guess
-//! (NegaScout's aspiration window, the default, or MTD(f)'s first pass).
+//! (NegaScout's aspiration window or MTD(f)'s first pass, each game's default its own).
 //!
 //! Every search returns the same value as plain negamax at the same depth: heuristic table
 //! entries are only reused at exactly their own depth, proven ones at any greater depth.

@@ -175,8 +175,9 @@ pub fn standing_value(position: &Othello, evaluator: &Evaluator) -> i32 {
 
 /// The position's full-width values with `evaluator` at depths 1 to [`deepest`]: one
 /// iterative deepening (one thread; full width, so every algorithm's values), each
-/// iteration's score, and its own value (depth 0); with `end`, its exact score too. The table is cleared first, so each
-/// position's values and nodes are the same whatever was searched before.
+/// iteration's score, and its own value (depth 0); with `end`, its exact score too. The
+/// table is cleared first, so each position's values and nodes are the same whatever was
+/// searched before.
 #[must_use]
 pub fn depth_values(
     index: usize,
