@@ -245,9 +245,8 @@ fn score_text(score: protocol::Score, tbhits: Option<u64>) -> String {
 fn bounds_plot(ui: &mut egui::Ui, passes: &[PassBounds], iterations: &[Info], limit: i32) {
     if passes.is_empty() {
         ui.label(
-            "No MTD(f) passes in this search: the engine searched another way (ours: \
-             NegaScout in Othello unless asked). Pick mtdf as the engine's algorithm to \
-             see them.",
+            "No MTD(f) passes in this search: the engine searched with another algorithm. \
+             Pick mtdf as the engine's algorithm to see them.",
         );
         return;
     }

@@ -93,9 +93,9 @@ impl Othello {
 
 impl Searchable for Othello {
     /// NegaScout at the root, in an aspiration window: at 100 ms a move +12.2 Elo over
-    /// MTD(f) (1,600 games, SPRT H1), 0.94x the time to depth 22 at 58%. MTD(f)'s repeated passes
-    /// evaluate the same leaves again, and the trained evaluation is half the search's time
-    /// (docs/benchmarks.md).
+    /// MTD(f) (1,600 games, SPRT H1), 0.94x the time to depth 22 at 58%. MTD(f)'s repeated
+    /// passes evaluate the same leaves again, and the trained evaluation is half the
+    /// search's time (docs/benchmarks.md).
     const DEFAULT_ALGORITHM: Algorithm = Algorithm::NegaScout;
 
     /// With the trained evaluation, which reads both sides' moves, those moves also tell
