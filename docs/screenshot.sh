@@ -44,6 +44,8 @@ xdotool mousemove 45 415 click 1    # Open GGF
 sleep 1
 xdotool mousemove 1016 135 click 1  # Analyse game
 sleep 25
-xdotool mousemove 1052 337 click 1  # the largest mistake (the MTD(f) plot folded above it)
+xdotool mousemove 1052 337 click 1  # the largest mistake, as the panel is laid out at the end
 sleep 1.5
+xdotool mousemove 600 775           # off the buttons: the panel moves under the pointer
+sleep 0.5
 import -window root -crop 1280x800+0+0 +repage "$docs/gui-review.png"

@@ -14,10 +14,24 @@ use protocol::{Go, Goal, Info, MultiPv, TimeControl};
 
 use crate::clock::GameClock;
 use crate::db_install::Install;
-use crate::engine_link::{EngineLink, LinkEvent, LinkStatus, Purpose};
+use crate::engine_link::{EngineLink, LinkEvent, LinkStatus, Purpose, Search};
 use crate::game::{GameHistory, RecordError, parse_time_control};
-use crate::review::Review;
+use crate::review::{PositionReview, Review};
 use crate::settings::{ClockSettings, Controller, Settings, Strength};
+
+/// What there is to show of the position on the board ([`GameControl::analysis_here`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Analysis<'a> {
+    /// A search of this very position (running or finished).
+    Search(&'a Search),
+    /// The review's values of this position, its best move's line among them.
+    Reviewed(&'a PositionReview),
+    /// The search whose move (its `bestmove`), just played, led to this position: the
+    /// engine's last move, searched or from its book.
+    LedHere(&'a Search),
+    /// Nothing of this position.
+    Nothing,
+}
 
 /// The game, its players and their engines.
 pub struct GameControl {
@@ -147,13 +161,36 @@ impl GameControl {
     /// The review's values of the position on the board, if it is one of the reviewed
     /// game's.
     #[must_use]
-    pub fn reviewed_here(&self) -> Option<&crate::review::PositionReview> {
+    pub fn reviewed_here(&self) -> Option<&PositionReview> {
         let review = self.review.as_ref()?;
         let cursor = self.game.cursor();
         let reviewed = review.game().all_moves();
         (cursor <= reviewed.len() && reviewed[..cursor] == *self.game.moves())
             .then(|| review.position(cursor))
             .flatten()
+    }
+
+    /// What the search panel and the board's line show of the position on the board:
+    /// a search of this very position once it has said something, else the review's
+    /// values of it, else the search whose move was just played to reach it.
+    #[must_use]
+    pub fn analysis_here(&self) -> Analysis<'_> {
+        let position = self.game.position();
+        let searches = || self.links.iter().filter_map(EngineLink::shown_search);
+        let newest = |s: &&Search| s.started;
+        if let Some(search) = searches()
+            .filter(|s| s.is_of(&position) && !(s.iterations.is_empty() && s.book.is_empty()))
+            .max_by_key(newest)
+        {
+            return Analysis::Search(search);
+        }
+        if let Some(reviewed) = self.reviewed_here().filter(|r| r.best_line.is_some()) {
+            return Analysis::Reviewed(reviewed);
+        }
+        searches()
+            .filter(|s| s.led_to(&position))
+            .max_by_key(newest)
+            .map_or(Analysis::Nothing, Analysis::LedHere)
     }
 
     /// Stops the review; the positions valued so far stay on show.
@@ -295,14 +332,14 @@ impl GameControl {
             }
         }
         self.poll_install();
-        let ply = self.game.cursor();
+        let position = self.game.position();
         // A search for a position no longer on the board is dropped (a review's
         // positions are its own).
         for link in &mut self.links {
             if link
                 .search
                 .as_ref()
-                .is_some_and(|s| s.ply != ply && s.purpose != Purpose::Review)
+                .is_some_and(|s| !s.is_of(&position) && s.purpose != Purpose::Review)
             {
                 link.abandon();
             }
@@ -341,7 +378,7 @@ impl GameControl {
             let solved = link
                 .last_search
                 .as_ref()
-                .is_some_and(|s| s.purpose == Purpose::Solve && s.ply == ply);
+                .is_some_and(|s| s.purpose == Purpose::Solve && s.is_of(&position));
             if link.is_ready() && link.search.is_none() && !solved {
                 let go = Go {
                     algorithm: engine.search_algorithm,
@@ -748,7 +785,7 @@ fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-fn final_score(search: &crate::engine_link::Search) -> Option<i32> {
+fn final_score(search: &Search) -> Option<i32> {
     search
         .iterations
         .last()
@@ -784,6 +821,65 @@ mod tests {
         // Humans on both sides: no engine was started.
         control.tick();
         assert_eq!(control.link(0).status, LinkStatus::Off);
+    }
+
+    /// A finished search of `game`'s board whose line is `pv`.
+    fn search_of(game: &GameHistory, purpose: Purpose, pv: &[&str]) -> Search {
+        Search {
+            id: "g0".into(),
+            purpose,
+            ply: game.cursor(),
+            position: game.position(),
+            iterations: vec![Info {
+                pv: pv.iter().map(|mv| (*mv).to_string()).collect(),
+                ..Info::default()
+            }],
+            values: crate::move_values::MoveValues::default(),
+            book: std::collections::BTreeMap::new(),
+            passes: Vec::new(),
+            started: std::time::Instant::now(),
+            limit: None,
+            best: pv.first().map(|mv| (*mv).to_string()),
+        }
+    }
+
+    #[test]
+    fn the_panels_show_only_what_bears_on_the_position_on_the_board() {
+        let mut control = humans("othello8x8");
+        assert!(matches!(control.analysis_here(), Analysis::Nothing));
+        // The engine searched the start and played its line's first move.
+        control.links[0].last_search =
+            Some(search_of(&control.game, Purpose::Move, &["f5", "d6", "c3"]));
+        control.play("f5");
+        let position = control.game.position();
+        match control.analysis_here() {
+            Analysis::LedHere(s) => assert_eq!(s.line_from(&position).unwrap(), ["d6", "c3"]),
+            other => panic!("expected the search that led here, got {other:?}"),
+        }
+        // Another move played instead: that search says nothing of this position.
+        control.undo();
+        control.play("d3");
+        assert!(matches!(control.analysis_here(), Analysis::Nothing));
+        // A search of this very position comes first.
+        control.links[1].last_search = Some(search_of(&control.game, Purpose::Analysis, &["c3"]));
+        match control.analysis_here() {
+            Analysis::Search(s) => {
+                assert_eq!(s.line_from(&control.game.position()).unwrap(), ["c3"])
+            }
+            other => panic!("expected the search of this position, got {other:?}"),
+        }
+        // The same number of moves from another start (White to move first) is another
+        // position.
+        let mut other_start = humans("othello8x8");
+        other_start.game = GameHistory::new(
+            "othello8x8".parse().unwrap(),
+            "---------------------------OX------XO--------------------------- O",
+        )
+        .unwrap();
+        let standard = humans("othello8x8");
+        other_start.links[0].last_search =
+            Some(search_of(&standard.game, Purpose::Analysis, &["f5"]));
+        assert!(matches!(other_start.analysis_here(), Analysis::Nothing));
     }
 
     #[test]

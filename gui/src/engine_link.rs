@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
+use engine::game::AnyPosition;
 use protocol::{Client, Command, Endpoint, Event, Go, Info, Message, PositionStart};
 
 use crate::game::GameHistory;
@@ -82,6 +83,8 @@ pub struct Search {
     pub purpose: Purpose,
     /// The moves on the board it searches (the game's cursor when it started).
     pub ply: usize,
+    /// The position it searches.
+    pub position: AnyPosition,
     /// Iteration lines so far (with multi-PV, those of the best move).
     pub iterations: Vec<Info>,
     /// With multi-PV: every move's line, from one iteration.
@@ -95,6 +98,39 @@ pub struct Search {
     pub started: Instant,
     /// The longest it should take, if it has a time limit.
     pub limit: Option<Duration>,
+    /// The move it ended with (`bestmove`), once it has.
+    pub best: Option<String>,
+}
+
+impl Search {
+    /// Whether it searches `position`.
+    #[must_use]
+    pub fn is_of(&self, position: &AnyPosition) -> bool {
+        self.position == *position
+    }
+
+    /// Whether the move it ended with (its `bestmove`, from a search or the book) leads
+    /// from its position to `position`: the engine's move just played.
+    #[must_use]
+    pub fn led_to(&self, position: &AnyPosition) -> bool {
+        self.best
+            .as_ref()
+            .and_then(|mv| self.position.play_text(mv).ok())
+            .is_some_and(|next| next == *position)
+    }
+
+    /// What its principal variation says about `position`: the whole line when it
+    /// searches that position, the rest when the line's first move, played, led there;
+    /// nothing when it searches another position.
+    #[must_use]
+    pub fn line_from(&self, position: &AnyPosition) -> Option<&[String]> {
+        let pv = self.iterations.last().map_or(&[][..], |info| &info.pv[..]);
+        if self.is_of(position) {
+            return Some(pv);
+        }
+        let (first, rest) = pv.split_first()?;
+        (self.led_to(position) && self.best.as_ref() == Some(first)).then_some(rest)
+    }
 }
 
 /// Something the app must act on.
@@ -337,12 +373,14 @@ impl EngineLink {
             id,
             purpose,
             ply: game.cursor(),
+            position: game.position(),
             iterations: Vec::new(),
             values: MoveValues::default(),
             book: BTreeMap::new(),
             passes: Vec::new(),
             started: Instant::now(),
             limit,
+            best: None,
         });
     }
 
@@ -447,7 +485,8 @@ impl EngineLink {
                 }
             }
             Message::BestMove(best) => {
-                if let Some(search) = self.search.take_if(|s| best.id.as_ref() == Some(&s.id)) {
+                if let Some(mut search) = self.search.take_if(|s| best.id.as_ref() == Some(&s.id)) {
+                    search.best.clone_from(&best.mv);
                     events.push(LinkEvent::BestMove {
                         purpose: search.purpose,
                         ply: search.ply,

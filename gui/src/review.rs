@@ -3,7 +3,7 @@
 //! move's value less its own, and the largest losses are the game's mistakes.
 
 use engine::game::AnyPosition;
-use protocol::{Go, Goal, MultiPv};
+use protocol::{Go, Goal, Info, MultiPv};
 
 use crate::game::GameHistory;
 use crate::move_values::MoveValues;
@@ -22,6 +22,9 @@ pub struct PositionReview {
     pub values: Vec<(String, i32)>,
     /// True when every value is exact (a solve).
     pub exact: bool,
+    /// The search's line for the best move (depth, score, nodes, principal variation),
+    /// which the search panel shows at this position.
+    pub best_line: Option<Info>,
 }
 
 impl PositionReview {
@@ -96,6 +99,7 @@ impl Review {
             self.positions[ply] = Some(PositionReview {
                 values: Vec::new(),
                 exact: true,
+                best_line: None,
             });
         }
         self.finished = true;
@@ -141,6 +145,10 @@ impl Review {
         valued.sort_by_key(|(_, v, _)| std::cmp::Reverse(*v));
         *slot = Some(PositionReview {
             exact: !valued.is_empty() && valued.iter().all(|(_, _, exact)| *exact),
+            best_line: valued
+                .first()
+                .and_then(|(mv, _, _)| values.shown().get(mv))
+                .cloned(),
             values: valued.into_iter().map(|(mv, v, _)| (mv, v)).collect(),
         });
         self.skip_passes();

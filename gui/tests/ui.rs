@@ -810,6 +810,32 @@ fn a_review_lists_a_known_mistake_with_its_exact_loss() {
             "{mv} should show {value:+}"
         );
     }
+    // The search panel shows the review of this position, not the review's last search
+    // (of the position after move 2).
+    let third_values = exact_values(&p2);
+    let pv = h
+        .query_by_label_contains("PV: ")
+        .and_then(|n| n.accesskit_node().value())
+        .expect("a PV on show");
+    let line: Vec<&str> = pv["PV: ".len()..].split(' ').collect();
+    assert!(
+        values.iter().any(|(m, v)| m == line[0] && *v == best_value),
+        "the PV {pv} does not start with a best move of {values:?}"
+    );
+    // The review's last search would show a best move of the next position with its value:
+    // none of those is a best move of this one with the same value.
+    let (_, third_best) = best(&third_values);
+    assert!(
+        third_best != best_value
+            || !third_values
+                .iter()
+                .any(|(m, v)| *v == third_best && values.iter().any(|(n, w)| n == m && *w == *v)),
+        "the two positions share a best move and value: the test cannot tell them apart"
+    );
+    assert!(
+        h.query_by_label(&format!("{best_value:+} (solved)"))
+            .is_some()
+    );
 }
 
 #[test]

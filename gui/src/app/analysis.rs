@@ -1,4 +1,5 @@
-//! The analysis panel: the search shown (depth, score, nodes, PV), MTD(f)'s bounds pass
+//! The analysis panel: what is known of the position on the board (its search, its review
+//! or the search whose move led to it: depth, score, nodes, PV), MTD(f)'s bounds pass
 //! by pass, the score over the game, and the move list.
 
 use eframe::egui;
@@ -6,8 +7,9 @@ use egui_plot::{Line, Plot};
 use protocol::{Bound, Depth, Info, Proof};
 
 use super::App;
+use crate::control::Analysis;
 use crate::db_install::{DatabaseState, database_state, install_size};
-use crate::engine_link::{EngineLink, PassBounds, Purpose};
+use crate::engine_link::{PassBounds, Purpose};
 use engine::game::GameId;
 use engine::game::kalah::KalahRules;
 
@@ -29,77 +31,38 @@ impl App {
         if let GameId::Kalah(rules) = self.control.game.game() {
             self.kalah_database(ui, rules);
         }
-        let shown = self
-            .control
-            .links
-            .iter()
-            .filter_map(EngineLink::shown_search)
-            .max_by_key(|s| s.started);
-        match shown.and_then(|s| s.iterations.last().map(|i| (s, i))) {
-            Some((search, info)) => {
-                egui::Grid::new("search").num_columns(2).show(ui, |ui| {
-                    let row = |ui: &mut egui::Ui, k: &str, v: String| {
-                        ui.label(k);
-                        ui.label(v);
-                        ui.end_row();
-                    };
-                    row(ui, "Depth", depth_text(info));
-                    row(
-                        ui,
-                        "Score",
-                        info.score
-                            .map_or("-".into(), |s| score_text(s, info.tbhits)),
-                    );
-                    row(
-                        ui,
-                        "Nodes",
-                        info.nodes.map_or("-".into(), |n| n.to_string()),
-                    );
-                    row(
-                        ui,
-                        "Nodes/s",
-                        info.nps.map_or("-".into(), |n| n.to_string()),
-                    );
-                    row(
-                        ui,
-                        "Table hits",
-                        info.tthits.map_or("-".into(), |n| n.to_string()),
-                    );
-                    row(
-                        ui,
-                        "For",
-                        match search.purpose {
-                            Purpose::Move => "the engine's move".into(),
-                            Purpose::Analysis => "analysis".into(),
-                            Purpose::Solve => "a solve".into(),
-                            Purpose::Hint => "a hint".into(),
-                            Purpose::Review => "the review".into(),
-                        },
-                    );
-                });
-                ui.label(format!("PV: {}", info.pv.join(" ")));
-                let limit = self.control.game.start_position().max_score();
-                // For engine developers: folded until opened.
-                egui::CollapsingHeader::new("MTD(f) bounds")
-                    .default_open(false)
-                    .show(ui, |ui| {
-                        bounds_plot(ui, &search.passes, &search.iterations, limit);
-                    });
+        match self.control.analysis_here() {
+            Analysis::Search(search) | Analysis::LedHere(search) => {
+                match search.iterations.last() {
+                    Some(info) => {
+                        search_rows(ui, info, purpose_text(search.purpose));
+                        let limit = self.control.game.start_position().max_score();
+                        // For engine developers: folded until opened.
+                        egui::CollapsingHeader::new("MTD(f) bounds")
+                            .default_open(false)
+                            .show(ui, |ui| {
+                                bounds_plot(ui, &search.passes, &search.iterations, limit);
+                            });
+                    }
+                    // A book move is played without a search: its book is what there is.
+                    None => {
+                        let moves: Vec<String> = search
+                            .book
+                            .iter()
+                            .map(|(mv, value)| format!("{mv} {value:+}"))
+                            .collect();
+                        ui.label(format!("From the opening book: {}", moves.join(", ")));
+                    }
+                }
             }
-            None => match shown.filter(|s| !s.book.is_empty()) {
-                // A book move is played without a search: its book is what there is.
-                Some(search) => {
-                    let moves: Vec<String> = search
-                        .book
-                        .iter()
-                        .map(|(mv, value)| format!("{mv} {value:+}"))
-                        .collect();
-                    ui.label(format!("From the opening book: {}", moves.join(", ")));
+            Analysis::Reviewed(reviewed) => {
+                if let Some(info) = &reviewed.best_line {
+                    search_rows(ui, info, purpose_text(Purpose::Review));
                 }
-                None => {
-                    ui.label("No search yet.");
-                }
-            },
+            }
+            Analysis::Nothing => {
+                ui.label("No search of this position yet.");
+            }
         }
         ui.separator();
         self.review_section(ui);
@@ -216,6 +179,53 @@ fn size_text(bytes: u64) -> String {
         format!("{:.0} MB", b / 1e6)
     } else {
         format!("{:.0} kB", (b / 1e3).max(1.0))
+    }
+}
+
+/// The rows of one search line: depth, score, nodes, speed, table hits, what it was for,
+/// and its principal variation.
+fn search_rows(ui: &mut egui::Ui, info: &Info, purpose: &str) {
+    egui::Grid::new("search").num_columns(2).show(ui, |ui| {
+        let row = |ui: &mut egui::Ui, k: &str, v: String| {
+            ui.label(k);
+            ui.label(v);
+            ui.end_row();
+        };
+        row(ui, "Depth", depth_text(info));
+        row(
+            ui,
+            "Score",
+            info.score
+                .map_or("-".into(), |s| score_text(s, info.tbhits)),
+        );
+        row(
+            ui,
+            "Nodes",
+            info.nodes.map_or("-".into(), |n| n.to_string()),
+        );
+        row(
+            ui,
+            "Nodes/s",
+            info.nps.map_or("-".into(), |n| n.to_string()),
+        );
+        row(
+            ui,
+            "Table hits",
+            info.tthits.map_or("-".into(), |n| n.to_string()),
+        );
+        row(ui, "For", purpose.into());
+    });
+    ui.label(format!("PV: {}", info.pv.join(" ")));
+}
+
+/// What a search was for, as the panel says it.
+fn purpose_text(purpose: Purpose) -> &'static str {
+    match purpose {
+        Purpose::Move => "the engine's move",
+        Purpose::Analysis => "analysis",
+        Purpose::Solve => "a solve",
+        Purpose::Hint => "a hint",
+        Purpose::Review => "the review",
     }
 }
 

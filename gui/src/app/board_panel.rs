@@ -7,6 +7,7 @@ use engine::game::{AnyPosition, Game, Side};
 use super::App;
 use crate::board::{self, Overlay};
 use crate::clock::clock_text;
+use crate::control::Analysis;
 use crate::engine_link::EngineLink;
 use crate::settings::Controller;
 
@@ -35,34 +36,25 @@ impl App {
                 self.control.play("pass");
             }
         }
-        // The PV of the search for this position, or the rest of the one whose first
-        // move was just played.
-        let cursor = self.control.game.cursor();
-        let last = self.control.game.last_move().map(str::to_string);
-        let pv = self
+        // The line of what the panels show of this position (the rest of it, when its
+        // first move was just played).
+        let pv = match self.control.analysis_here() {
+            Analysis::Search(s) | Analysis::LedHere(s) => s.line_from(&position).map(<[_]>::to_vec),
+            // The review's values of every move are on the board instead.
+            Analysis::Reviewed(_) | Analysis::Nothing => None,
+        }
+        .unwrap_or_default();
+        let searches: Vec<_> = self
             .control
             .links
             .iter()
             .filter_map(EngineLink::shown_search)
-            .find_map(|s| {
-                let pv = &s.iterations.last()?.pv;
-                if s.ply == cursor {
-                    Some(pv.clone())
-                } else if s.ply + 1 == cursor && pv.first() == last.as_ref() {
-                    Some(pv[1..].to_vec())
-                } else {
-                    None
-                }
-            })
-            .unwrap_or_default();
+            .collect();
         // Every move's value, from an analysis of this very position.
-        let analysis = self
-            .control
-            .links
+        let analysis = searches
             .iter()
-            .filter_map(EngineLink::shown_search)
-            .find(|s| s.ply == cursor && !s.values.is_empty());
-        let values: Vec<(String, i32)> = analysis
+            .find(|s| s.is_of(&position) && !s.values.is_empty());
+        let mut values: Vec<(String, i32)> = analysis
             .map(|s| {
                 s.values
                     .shown()
@@ -72,17 +64,13 @@ impl App {
             })
             .unwrap_or_default();
         // The book's values, from the analysis of this position that received them.
-        let book: Vec<(String, i32)> = self
-            .control
-            .links
+        let book: Vec<(String, i32)> = searches
             .iter()
-            .filter_map(EngineLink::shown_search)
-            .find(|s| s.ply == cursor && !s.book.is_empty())
+            .find(|s| s.is_of(&position) && !s.book.is_empty())
             .map(|s| s.book.iter().map(|(m, v)| (m.clone(), *v)).collect())
             .unwrap_or_default();
         let mut best = analysis.and_then(|s| s.values.best().map(str::to_string));
         // A reviewed position shows the review's values.
-        let mut values = values;
         if let Some(reviewed) = self
             .control
             .reviewed_here()
