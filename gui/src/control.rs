@@ -171,17 +171,21 @@ impl GameControl {
     }
 
     /// What the search panel and the board's line show of the position on the board:
-    /// a search of this very position once it has said something, else the review's
-    /// values of it, else the search whose move was just played to reach it.
+    /// a search of this very position, else the review's values of it, else the search
+    /// whose move was just played to reach it; of the searches, only those that have said
+    /// something (a line or book moves).
     #[must_use]
     pub fn analysis_here(&self) -> Analysis<'_> {
         let position = self.game.position();
-        let searches = || self.links.iter().filter_map(EngineLink::shown_search);
+        // Searches that have said something: a line, or book moves.
+        let searches = || {
+            self.links
+                .iter()
+                .filter_map(EngineLink::shown_search)
+                .filter(|s| !(s.iterations.is_empty() && s.book.is_empty()))
+        };
         let newest = |s: &&Search| s.started;
-        if let Some(search) = searches()
-            .filter(|s| s.is_of(&position) && !(s.iterations.is_empty() && s.book.is_empty()))
-            .max_by_key(newest)
-        {
+        if let Some(search) = searches().filter(|s| s.is_of(&position)).max_by_key(newest) {
             return Analysis::Search(search);
         }
         if let Some(reviewed) = self.reviewed_here().filter(|r| r.best_line.is_some()) {
