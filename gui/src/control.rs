@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use engine::data_dir::{default_data_dir, kalah_dir};
 use engine::game::othello::Geometry;
-use engine::game::{GameId, Side};
+use engine::game::{AnyPosition, GameId, Side};
 use engine::level::Level;
 use protocol::{Go, Goal, Info, MultiPv, TimeControl};
 
@@ -49,11 +49,11 @@ pub struct GameControl {
     pub data_dir: Option<PathBuf>,
     /// A Kalah database being installed.
     pub(crate) install: Option<Install>,
-    /// The user asked for a solve or a hint of the position after this many moves; it
-    /// starts once the first engine is ready.
-    asked: Option<(usize, Purpose)>,
-    /// The hint last received, and the ply it is for.
-    hint: Option<(usize, String)>,
+    /// The user asked for a solve or a hint of this position; it starts once the first
+    /// engine is ready.
+    asked: Option<(AnyPosition, Purpose)>,
+    /// The hint last received, and the position it is for.
+    hint: Option<(AnyPosition, String)>,
     /// The clocks of a game played under one.
     clock: Option<GameClock>,
     /// The game's time control, for its record: the clock it was played under, or the
@@ -507,10 +507,16 @@ impl GameControl {
                     self.on_reviewed(ply);
                     return;
                 }
-                if purpose == Purpose::Hint && ply == self.game.cursor() {
+                // The search just finished is the link's last.
+                let position = self.game.position();
+                let searched_here = self.links[side]
+                    .last_search
+                    .as_ref()
+                    .is_some_and(|s| s.is_of(&position));
+                if purpose == Purpose::Hint && searched_here {
                     if let Some(mv) = mv {
                         self.message = format!("Hint: {mv}.");
-                        self.hint = Some((ply, mv));
+                        self.hint = Some((position, mv));
                     }
                     return;
                 }
@@ -521,7 +527,7 @@ impl GameControl {
                     self.scores.sort_unstable();
                 }
                 let ours = purpose == Purpose::Move
-                    && ply == self.game.cursor()
+                    && searched_here
                     && self.settings.players[self.to_move()] == Controller::Engine
                     && self.to_move() == side;
                 if !ours {
@@ -663,7 +669,7 @@ impl GameControl {
     fn ask(&mut self, purpose: Purpose) {
         if !self.game.position().is_terminal() {
             self.ensure_started(0);
-            self.asked = Some((self.game.cursor(), purpose));
+            self.asked = Some((self.game.position(), purpose));
         }
     }
 
@@ -692,7 +698,7 @@ impl GameControl {
     pub fn hint_shown(&self) -> Option<&str> {
         self.hint
             .as_ref()
-            .filter(|(ply, _)| *ply == self.game.cursor())
+            .filter(|(position, _)| *position == self.game.position())
             .map(|(_, mv)| mv.as_str())
     }
 
@@ -707,10 +713,10 @@ impl GameControl {
     /// Starts the solve or hint asked for once the engine is ready (forgotten if the
     /// position changed meanwhile).
     fn start_asked(&mut self) {
-        let Some((ply, purpose)) = self.asked else {
+        let Some((position, purpose)) = self.asked else {
             return;
         };
-        if ply != self.game.cursor() {
+        if position != self.game.position() {
             self.asked = None;
             return;
         }
@@ -884,6 +890,21 @@ mod tests {
         other_start.links[0].last_search =
             Some(search_of(&standard.game, Purpose::Analysis, &["f5"]));
         assert!(matches!(other_start.analysis_here(), Analysis::Nothing));
+    }
+
+    #[test]
+    fn a_hint_is_shown_only_at_its_position() {
+        let mut control = humans("othello8x8");
+        control.play("f5");
+        control.hint = Some((control.game.position(), "d6".into()));
+        assert_eq!(control.hint_shown(), Some("d6"));
+        // As many moves, another position: the hint is not for it.
+        control.undo();
+        control.play("d3");
+        assert_eq!(control.hint_shown(), None);
+        control.undo();
+        control.play("f5");
+        assert_eq!(control.hint_shown(), Some("d6"));
     }
 
     #[test]
