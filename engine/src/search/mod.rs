@@ -229,14 +229,17 @@ pub trait Searchable: Evaluate {
     const DEFAULT_ALGORITHM: Algorithm;
 
     /// Orders `moves` best-first. `depth` is the remaining depth (cheap orderings near
-    /// leaves); `resources` hold the search's evaluation, for orderings that use it.
+    /// leaves); `selective`: the search makes Multi-ProbCut's cuts (its trees differ in
+    /// where an ordering pays); `resources` hold the search's evaluation, for orderings
+    /// that use it.
     fn order_moves(
         &self,
         moves: &mut MoveList<Self::Move>,
         depth: i32,
+        selective: bool,
         resources: &Self::Resources,
     ) {
-        let _ = (moves, depth, resources);
+        let _ = (moves, depth, selective, resources);
     }
 
     /// The exact value of the position when a database among `resources` holds it

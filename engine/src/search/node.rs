@@ -99,6 +99,12 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         self.stopped
     }
 
+    /// Whether this iteration makes Multi-ProbCut's cuts.
+    #[inline]
+    fn selective(&self) -> bool {
+        self.selectivity != Selectivity::FULL
+    }
+
     /// What the game's own searches borrow from this one.
     #[inline]
     fn solver_context(&mut self) -> SolverContext<'_> {
@@ -170,7 +176,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         depth: i32,
         first: Option<G::Move>,
     ) {
-        position.order_moves(moves, depth, self.resources);
+        position.order_moves(moves, depth, self.selective(), self.resources);
         if let Some(i) = first.and_then(|m| moves.iter().position(|&x| x == m)) {
             moves[..=i].rotate_right(1);
         }
@@ -192,7 +198,7 @@ impl<'a, G: Searchable> Searcher<'a, G> {
         let at = first.and_then(|m| moves.iter().position(|&x| x == m));
         match at {
             Some(i) => moves.swap(0, i),
-            None => position.order_moves(&mut moves, depth, self.resources),
+            None => position.order_moves(&mut moves, depth, self.selective(), self.resources),
         }
         (moves, at)
     }
@@ -537,11 +543,23 @@ mod tests {
     use rand::{RngExt, SeedableRng, rngs::StdRng};
 
     /// Behind each hash move, the moves ordered once it fails to cut are the moves ordered
-    /// at once, at every depth of the ordering, on every position of random games.
+    /// at once, at every depth of the ordering, full width and selective, on every
+    /// position of random games.
     fn lazy_order_is_eager_order<G: Searchable>(start: G, resources: &G::Resources) {
+        for selectivity in [Selectivity::FULL, Selectivity::PLAY] {
+            lazy_order_is_eager_order_at(start, resources, selectivity);
+        }
+    }
+
+    fn lazy_order_is_eager_order_at<G: Searchable>(
+        start: G,
+        resources: &G::Resources,
+        selectivity: Selectivity,
+    ) {
         let tt = TranspositionTable::new(1);
         let stop_check = StopCheck::new(&Limits::default());
-        let searcher = Searcher::new(&tt, SearchParams::default(), resources, stop_check);
+        let mut searcher = Searcher::new(&tt, SearchParams::default(), resources, stop_check);
+        searcher.selectivity = selectivity;
         let mut rng = StdRng::seed_from_u64(29);
         for _ in 0..20 {
             let mut position = start;

@@ -35,7 +35,13 @@ impl Searchable for Kalah {
     /// Moves that earn another move first (nearest the store first: it leaves the others'
     /// counts as they are), then captures, largest first, then the rest, nearest the store
     /// first.
-    fn order_moves(&self, moves: &mut MoveList<KalahMove>, _depth: i32, _: &Self::Resources) {
+    fn order_moves(
+        &self,
+        moves: &mut MoveList<KalahMove>,
+        _depth: i32,
+        _selective: bool,
+        _: &Self::Resources,
+    ) {
         let rules = PitRules::of(self.rules());
         let pits = Pits::of(self);
         moves.sort_by_key(|mv| {

@@ -99,7 +99,7 @@ mod tests {
     ) -> i32 {
         let mut moves = MoveList::new();
         position.generate_moves(&mut moves);
-        position.order_moves(&mut moves, 1, evaluator);
+        position.order_moves(&mut moves, 1, false, evaluator);
         let mut leaf = |child: &Othello, (lo, hi): (i32, i32)| {
             stats.nodes += 1;
             stats.leaf_evals += 1;

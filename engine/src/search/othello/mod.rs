@@ -26,8 +26,14 @@ use probcut::{EndModel, SigmaModel, end_shallow_depth};
 /// From this remaining depth on, moves are ordered by the opponent's mobility after them.
 const FASTEST_FIRST_DEPTH: i32 = 3;
 
-/// From this remaining depth on, the trained evaluation after each move orders too (8x8).
-const EVAL_ORDER_DEPTH: i32 = 5;
+/// From this remaining depth on, the trained evaluation after each move orders too (8x8;
+/// its linear sum): in selective searches from depth 3, 0.88x the time to depth 24 at 58%
+/// (0.90-0.94x at 87% and 58% from depth 16; +26.1 Elo at 100 ms a move); at full width
+/// from depth 5, where depth 3 takes 1.10x the time to depth 14
+/// (docs/benchmarks-journal.md, session 72).
+const fn eval_order_depth(selective: bool) -> i32 {
+    if selective { FASTEST_FIRST_DEPTH } else { 5 }
+}
 
 /// Key units per 1/16 disc of that evaluation: a reply fewer for the opponent (128 units)
 /// weighs as much as one disc (docs/benchmarks-journal.md: 0.93x the nodes at 87% to depth 16
@@ -104,7 +110,13 @@ impl Searchable for Othello {
         self.horizon_within(evaluator, -INFINITY, INFINITY)
     }
 
-    fn order_moves(&self, moves: &mut MoveList<OthelloMove>, depth: i32, evaluator: &Evaluator) {
+    fn order_moves(
+        &self,
+        moves: &mut MoveList<OthelloMove>,
+        depth: i32,
+        selective: bool,
+        evaluator: &Evaluator,
+    ) {
         if moves.len() < 2 {
             return;
         }
@@ -134,7 +146,7 @@ impl Searchable for Othello {
         };
         let weights = evaluator
             .patterns_for(self.geometry())
-            .filter(|_| depth >= EVAL_ORDER_DEPTH);
+            .filter(|_| depth >= eval_order_depth(selective));
         let empties = self.empty().count_ones();
         let (me, opp, empty) = (self.me(), self.opp(), self.empty());
         let mut keyed: ArrayVec<u32, MAX_MOVES> = moves
@@ -240,7 +252,7 @@ mod tests {
         let mut moves = MoveList::new();
         p.generate_moves(&mut moves);
         let mut ordered = moves.clone();
-        p.order_moves(&mut ordered, 5, &Evaluator::Hand);
+        p.order_moves(&mut ordered, 5, true, &Evaluator::Hand);
         ordered.sort_by_key(|m| m.to_byte());
         assert_eq!(ordered, moves);
     }
