@@ -581,6 +581,35 @@ fn shards_merged_give_the_whole_match_game_for_game() {
                 .filter(|g| g.first == "a" || g.second == "a")
                 .count()
     );
+    // `--same OLD=NEW` counts two names as one engine: the whole match played again with
+    // `a` named `a2` combines with it as the whole match does with itself.
+    let again = dir.path().join("again.jsonl");
+    let mut again_args = args(&again, None);
+    again_args[3] = "name=a2 depth=1".into();
+    run_match(&again_args);
+    let same = |pair: &'static str| {
+        [
+            Path::new("combine"),
+            Path::new("--same"),
+            Path::new(pair),
+            &whole_file,
+            &again,
+        ]
+    };
+    assert_eq!(
+        String::from_utf8_lossy(&run_match(&same("a2=a")).stdout),
+        combine(&[&whole_file, &whole_file])
+    );
+    // Engines that played each other, a name no game has, and malformed pairs are refused.
+    for (pair, why) in [
+        ("a2=b", "played"),
+        ("q=a", "no game"),
+        ("a2", "OLD=NEW"),
+        ("a2=a2", "OLD=NEW"),
+    ] {
+        let err = String::from_utf8_lossy(&refused_match(&same(pair)).stderr).into_owned();
+        assert!(err.contains(why), "{pair}: {err}");
+    }
 }
 
 #[test]

@@ -128,6 +128,10 @@ enum MatchAction {
         /// begun with `match --sprt` can go on in another match (other openings, say).
         #[arg(long, value_name = "E0,E1,A,B", allow_hyphen_values = true)]
         sprt: Option<String>,
+        /// Count engine OLD's games as NEW's: successive builds of one engine, each
+        /// played under its own name against the same opponent (repeatable).
+        #[arg(long, value_name = "OLD=NEW")]
+        same: Vec<String>,
     },
 }
 
@@ -138,7 +142,9 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             output,
             sprt,
         }) => return merge(files, output.as_deref(), sprt.as_deref()),
-        Some(MatchAction::Combine { files, sprt }) => return combine(files, sprt.as_deref()),
+        Some(MatchAction::Combine { files, sprt, same }) => {
+            return combine(files, sprt.as_deref(), same);
+        }
         None => {}
     }
     if let Some(preset) = &args.preset {
@@ -228,9 +234,38 @@ fn merge(
 
 /// `engine match combine`: several matches' records, each file's pairs kept apart, and
 /// their report.
-fn combine(files: &[PathBuf], sprt: Option<&str>) -> anyhow::Result<()> {
+fn combine(files: &[PathBuf], sprt: Option<&str>, same: &[String]) -> anyhow::Result<()> {
     let sprt = sprt.map(parse_sprt).transpose()?;
-    report(&combined_records(files)?, files, "combined", sprt.as_ref())
+    let mut records = combined_records(files)?;
+    for pair in same {
+        count_as_one(&mut records, pair)?;
+    }
+    report(&records, files, "combined", sprt.as_ref())
+}
+
+/// `--same OLD=NEW`: renames engine OLD to NEW in `records`. A name no game has (a typo)
+/// and two engines that played each other are errors.
+fn count_as_one(records: &mut [GameRecord], pair: &str) -> anyhow::Result<()> {
+    let (old, new) = pair
+        .split_once('=')
+        .filter(|(old, new)| !old.is_empty() && !new.is_empty() && old != new)
+        .with_context(|| format!("--same '{pair}': expected OLD=NEW, two engines' names"))?;
+    let mut found = false;
+    for record in records.iter_mut() {
+        for name in [&mut record.first, &mut record.second] {
+            if name == old {
+                new.clone_into(name);
+                found = true;
+            }
+        }
+        if record.first == record.second {
+            bail!("--same {pair}: {old} played {new}, so they cannot count as one engine");
+        }
+    }
+    if !found {
+        bail!("--same {pair}: no game in the files names '{old}'");
+    }
+    Ok(())
 }
 
 /// The report of the games read from `files`, with the SPRT's verdict when one is asked.
